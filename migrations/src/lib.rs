@@ -1,0 +1,30 @@
+//! The archive schema's history, as sea-orm-migration migrations.
+//!
+//! [`Migrator`] lists every migration in order; `store` runs it (`morgue migrate`, `morgue init`).
+//! Migrations are frozen history: they name tables and columns with their own identifiers and
+//! never import `store`'s entities, which describe only the present schema.
+//! A migration, once released, is never edited; a change to the schema is a new migration.
+//!
+//! Every migration must run on both backends the archive supports, SQLite and PostgreSQL,
+//! so it sticks to portable column types: big integers for ids and counters, `text` for strings
+//! (also for JSON documents, which SQLite has no type for), timestamps with time zone, dates,
+//! doubles and blobs.
+
+use sea_orm_migration::prelude::*;
+
+/// The trait that runs [`Migrator`], re-exported so `store` needs no direct dependency on
+/// sea-orm-migration.
+pub use sea_orm_migration::MigratorTrait;
+
+mod m0001_archive;
+
+/// The archive's migrations, in the order they apply.
+#[derive(Debug)]
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![Box::new(m0001_archive::Migration)]
+    }
+}

@@ -1,0 +1,345 @@
+//! Opening an archive on SQLite or PostgreSQL, and keeping its schema current.
+
+use std::path::Path;
+use std::time::Duration;
+
+use migrations::{Migrator, MigratorTrait};
+use sea_orm::sqlx::postgres::{PgConnectOptions, PgConnection};
+use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
+use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbErr};
+
+use crate::error::{Context as _, Error, Result};
+
+/// The database engine behind an archive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// An embedded SQLite file: the default, for one machine.
+    Sqlite,
+    /// A PostgreSQL server: for a standing archive and many workers.
+    Postgres,
+}
+
+/// Whether opening may create the archive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpenMode {
+    /// Create the SQLite file, or the PostgreSQL database, when it does not exist yet.
+    Create,
+    /// The archive must already exist.
+    Existing,
+}
+
+/// Where an archive lives, parsed from what the user typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// A SQLite file at this path.
+    Sqlite(String),
+    /// A PostgreSQL URL, as given.
+    Postgres(String),
+}
+
+impl Location {
+    /// Parses a database URL: `sqlite:PATH`, `sqlite://PATH`, `postgres://…`, `postgresql://…`,
+    /// or a plain file path, which means SQLite.
+    pub fn parse(raw: &str) -> Result<Location> {
+        let raw = raw.trim();
+        let bad = |reason: &str| Error::BadUrl { url: mask_password(raw), reason: reason.into() };
+        if raw.is_empty() {
+            return Err(bad("it is empty"));
+        }
+        if let Some(rest) = raw.strip_prefix("sqlite:") {
+            let path = rest.strip_prefix("//").unwrap_or(rest);
+            let path = path.split(['?', '#']).next().unwrap_or_default();
+            if path.is_empty() {
+                return Err(bad("it names no file"));
+            }
+            if path == ":memory:" {
+                return Err(bad("an in-memory archive would be lost on exit; name a file"));
+            }
+            return Ok(Location::Sqlite(path.to_owned()));
+        }
+        if raw.starts_with("postgres://") || raw.starts_with("postgresql://") {
+            let parsed = url::Url::parse(raw).map_err(|err| bad(&err.to_string()))?;
+            if parsed.host_str().is_none_or(str::is_empty) {
+                return Err(bad("it names no host"));
+            }
+            return Ok(Location::Postgres(raw.to_owned()));
+        }
+        match raw.split_once("://") {
+            Some((scheme, _)) => Err(bad(&format!(
+                "the scheme {scheme}:// is not supported (use sqlite:PATH or postgres://)"
+            ))),
+            None => Ok(Location::Sqlite(raw.to_owned())),
+        }
+    }
+
+    /// The location for messages, with any password masked.
+    pub fn display(&self) -> String {
+        match self {
+            Location::Sqlite(path) => format!("sqlite:{path}"),
+            Location::Postgres(url) => mask_password(url),
+        }
+    }
+}
+
+/// Replaces the password of a URL (in the userinfo or a `password=` parameter) with `***`.
+///
+/// Works on malformed URLs too, since it is used to report them.
+pub fn mask_password(url: &str) -> String {
+    let mut out = url.to_owned();
+    if let Some(scheme_end) = out.find("://") {
+        let start = scheme_end + 3;
+        let authority_end =
+            out[start..].find(['/', '?', '#']).map_or(out.len(), |offset| start + offset);
+        if let Some(at) = out[start..authority_end].rfind('@') {
+            let at = start + at;
+            if let Some(colon) = out[start..at].find(':') {
+                out.replace_range(start + colon + 1..at, "***");
+            }
+        }
+    }
+    if let Some(query_start) = out.find('?') {
+        let mut masked = out[..=query_start].to_owned();
+        let params: Vec<String> = out[query_start + 1..]
+            .split('&')
+            .map(|param| match param.split_once('=') {
+                Some((key, _)) if key.eq_ignore_ascii_case("password") => format!("{key}=***"),
+                _ => param.to_owned(),
+            })
+            .collect();
+        masked.push_str(&params.join("&"));
+        out = masked;
+    }
+    out
+}
+
+/// An open archive: a pool of connections to its database.
+///
+/// Cheap to share by reference across tasks; every repository function takes `&Archive`.
+#[derive(Debug, Clone)]
+pub struct Archive {
+    pub(crate) db: DatabaseConnection,
+    backend: Backend,
+    display: String,
+}
+
+/// What [`Archive::migrate`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MigrationReport {
+    /// The migrations applied by this run, in order; empty when the schema was current.
+    pub applied: Vec<String>,
+    /// Every migration now applied, in order.
+    pub current: Vec<String>,
+}
+
+impl Archive {
+    /// Opens the archive at `url` (see [`Location::parse`]).
+    ///
+    /// Does not migrate: call [`Archive::migrate`] or [`Archive::check_schema`] next.
+    pub async fn open(url: &str, mode: OpenMode) -> Result<Archive> {
+        let location = Location::parse(url)?;
+        Archive::open_location(&location, mode).await
+    }
+
+    /// Opens the archive at a parsed location.
+    pub async fn open_location(location: &Location, mode: OpenMode) -> Result<Archive> {
+        let display = location.display();
+        let connect_err = |source: Box<dyn std::error::Error + Send + Sync>| Error::Connect {
+            url: display.clone(),
+            source,
+        };
+        let (db, backend) = match location {
+            Location::Sqlite(path) => {
+                if mode == OpenMode::Existing && !Path::new(path).exists() {
+                    return Err(connect_err(
+                        format!("no archive file at {path} (create one with `morgue init`)").into(),
+                    ));
+                }
+                let db = Database::connect(sqlite_options(path, mode))
+                    .await
+                    .map_err(|err| connect_err(Box::new(err)))?;
+                (db, Backend::Sqlite)
+            }
+            Location::Postgres(url) => {
+                // The pool retries refused connections until its timeout and then reports only
+                // "pool timed out"; one direct connection first gives the real reason at once.
+                let probe = match probe_postgres(url).await {
+                    Err(err) if mode == OpenMode::Create && is_missing_database(err.as_ref()) => {
+                        create_postgres_database(url).await.map_err(connect_err)?;
+                        probe_postgres(url).await
+                    }
+                    other => other,
+                };
+                probe.map_err(connect_err)?;
+                let db = Database::connect(postgres_options(url))
+                    .await
+                    .map_err(|err| connect_err(Box::new(err)))?;
+                (db, Backend::Postgres)
+            }
+        };
+        Ok(Archive { db, backend, display })
+    }
+
+    /// The database engine.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Where the archive lives, password masked, for messages.
+    pub fn display_url(&self) -> &str {
+        &self.display
+    }
+
+    /// Applies every pending migration. Running it on a current archive changes nothing.
+    pub async fn migrate(&self) -> Result<MigrationReport> {
+        let migrate_err = |err: DbErr| Error::Migrate { source: Box::new(err) };
+        let pending: Vec<String> = Migrator::get_pending_migrations(&self.db)
+            .await
+            .map_err(migrate_err)?
+            .iter()
+            .map(|migration| migration.name().to_owned())
+            .collect();
+        if !pending.is_empty() {
+            Migrator::up(&self.db, None).await.map_err(migrate_err)?;
+        }
+        let current = self.applied_migrations().await.map_err(migrate_err)?;
+        Ok(MigrationReport { applied: pending, current })
+    }
+
+    /// Fails unless the schema is exactly the one this program was built for.
+    pub async fn check_schema(&self) -> Result<()> {
+        let known: Vec<String> =
+            Migrator::migrations().iter().map(|migration| migration.name().to_owned()).collect();
+        let applied = self.applied_migrations().await.doing("reading the schema version")?;
+        if let Some(unknown) = applied.iter().find(|name| !known.contains(name)) {
+            return Err(Error::SchemaTooNew { name: unknown.clone() });
+        }
+        let pending = known.iter().filter(|name| !applied.contains(name)).count();
+        if pending > 0 {
+            return Err(Error::SchemaOutOfDate { pending });
+        }
+        Ok(())
+    }
+
+    async fn applied_migrations(&self) -> Result<Vec<String>, DbErr> {
+        Ok(Migrator::get_migration_models(&self.db)
+            .await?
+            .into_iter()
+            .map(|model| model.version)
+            .collect())
+    }
+
+    /// Closes every connection, flushing SQLite's write-ahead log.
+    pub async fn close(self) -> Result<()> {
+        self.db.close().await.doing("closing the archive")
+    }
+
+    /// Runs a raw statement; for tests and maintenance, not for application queries.
+    pub async fn execute_unprepared(&self, sql: &str) -> Result<()> {
+        self.db.execute_unprepared(sql).await.doing("running a maintenance statement")?;
+        Ok(())
+    }
+}
+
+fn sqlite_options(path: &str, mode: OpenMode) -> ConnectOptions {
+    let open_mode = match mode {
+        OpenMode::Create => "rwc",
+        OpenMode::Existing => "rw",
+    };
+    let mut options = ConnectOptions::new(format!("sqlite:{path}?mode={open_mode}"));
+    options
+        .max_connections(4)
+        .min_connections(1)
+        .acquire_timeout(Duration::from_secs(30))
+        .sqlx_logging(false)
+        .map_sqlx_sqlite_opts(|opts| {
+            opts.journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+                .foreign_keys(true)
+                .busy_timeout(Duration::from_secs(30))
+        });
+    options
+}
+
+fn postgres_options(url: &str) -> ConnectOptions {
+    let mut options = ConnectOptions::new(url.to_owned());
+    options
+        .max_connections(16)
+        .min_connections(1)
+        .connect_timeout(Duration::from_secs(10))
+        .acquire_timeout(Duration::from_secs(10))
+        .sqlx_logging(false);
+    options
+}
+
+/// Opens and closes one connection, returning the driver's own error.
+async fn probe_postgres(url: &str) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    use sea_orm::sqlx::Connection as _;
+    let options: PgConnectOptions = url.parse()?;
+    let deadline = Duration::from_secs(10);
+    let connection = tokio::time::timeout(deadline, PgConnection::connect_with(&options))
+        .await
+        .map_err(|_| format!("no answer within {} s", deadline.as_secs()))??;
+    connection.close().await?;
+    Ok(())
+}
+
+/// PostgreSQL's "database does not exist" (SQLSTATE 3D000).
+fn is_missing_database(err: &(dyn std::error::Error + Send + Sync + 'static)) -> bool {
+    let text = err.to_string();
+    text.contains("3D000") || (text.contains("database") && text.contains("does not exist"))
+}
+
+/// Creates the database a PostgreSQL URL names, connecting to the server's `postgres` database.
+async fn create_postgres_database(
+    url: &str,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let mut admin = url::Url::parse(url)?;
+    let name = admin.path().trim_start_matches('/').to_owned();
+    if name.is_empty() || name.contains('"') {
+        return Err(format!("cannot create a database named {name:?}").into());
+    }
+    admin.set_path("/postgres");
+    let db = Database::connect(postgres_options(admin.as_str())).await?;
+    db.execute_unprepared(&format!("CREATE DATABASE \"{name}\"")).await?;
+    db.close().await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_passwords() {
+        let cases = [
+            ("postgres://user:secret@host/db", "postgres://user:***@host/db"),
+            ("postgres://user@host/db", "postgres://user@host/db"),
+            ("postgres://host/db?password=secret&x=1", "postgres://host/db?password=***&x=1"),
+            ("postgres://u:p:q@[::1/db", "postgres://u:***@[::1/db"),
+            ("not a url", "not a url"),
+            ("sqlite:morgue.db", "sqlite:morgue.db"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(mask_password(input), expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn parses_locations() {
+        let ok = [
+            ("morgue.db", Location::Sqlite("morgue.db".into())),
+            ("sqlite:a/b.db", Location::Sqlite("a/b.db".into())),
+            ("sqlite:///tmp/x.db?mode=rwc", Location::Sqlite("/tmp/x.db".into())),
+            ("postgres://u:p@h/db", Location::Postgres("postgres://u:p@h/db".into())),
+            ("postgresql://h:5432/db", Location::Postgres("postgresql://h:5432/db".into())),
+        ];
+        for (input, expected) in ok {
+            assert_eq!(Location::parse(input).unwrap(), expected, "{input}");
+        }
+        for bad in ["", "mysql://u:secret@h/db", "sqlite:", "sqlite::memory:", "postgres://"] {
+            let err = Location::parse(bad).unwrap_err().to_string();
+            assert!(err.starts_with("unsupported database URL"), "{bad}: {err}");
+            assert!(!err.contains("secret"), "{err}");
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! Story clusters: stories about one event, with a representative.
+//!
+//! A story belongs to at most one cluster. Putting it in another moves it; a cluster left without
+//! members is deleted.
+
+use std::collections::BTreeSet;
+
+use chrono::{DateTime, Utc};
+use sea_orm::sea_query::{Expr, OnConflict};
+use sea_orm::{
+    ActiveValue::NotSet, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter,
+    QueryOrder, Set, TransactionTrait,
+};
+
+use crate::Archive;
+use crate::entity::{cluster_member, story_cluster};
+use crate::error::{Context as _, Error, Result};
+
+/// A story's place in a cluster.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    /// The story.
+    pub story_id: i64,
+    /// How it relates to the representative (`duplicate`, `similar`); `None` for the
+    /// representative itself.
+    pub relation: Option<String>,
+    /// Its score against the representative.
+    pub score: Option<f64>,
+}
+
+/// A stored cluster.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cluster {
+    /// The archive's id.
+    pub id: i64,
+    /// The story that stands for the cluster.
+    pub representative_story_id: i64,
+    /// The members, by story id (the representative included).
+    pub members: Vec<Member>,
+    /// When it was created.
+    pub created_at: DateTime<Utc>,
+    /// When its membership last changed.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// Creates a cluster with these members (the representative is added if missing).
+pub async fn create(archive: &Archive, representative: i64, members: &[Member]) -> Result<Cluster> {
+    let txn = archive.db.begin().await.doing("starting a transaction")?;
+    let now = Utc::now();
+    let row = story_cluster::ActiveModel {
+        id: NotSet,
+        representative_story_id: Set(representative),
+        created_at: Set(now),
+        updated_at: Set(now),
+    };
+    let id = story_cluster::Entity::insert(row)
+        .exec(&txn)
+        .await
+        .doing("creating a cluster")?
+        .last_insert_id;
+    put_members(&txn, id, representative, members).await?;
+    txn.commit().await.doing("committing a cluster")?;
+    get(archive, id).await
+}
+
+/// Replaces a cluster's representative and members.
+pub async fn replace(
+    archive: &Archive,
+    id: i64,
+    representative: i64,
+    members: &[Member],
+) -> Result<Cluster> {
+    let txn = archive.db.begin().await.doing("starting a transaction")?;
+    let updated = story_cluster::Entity::update_many()
+        .col_expr(story_cluster::Column::RepresentativeStoryId, Expr::value(representative))
+        .col_expr(story_cluster::Column::UpdatedAt, Expr::value(Utc::now()))
+        .filter(story_cluster::Column::Id.eq(id))
+        .exec(&txn)
+        .await
+        .doing("updating a cluster")?;
+    if updated.rows_affected == 0 {
+        return Err(Error::NotFound { what: format!("cluster {id}") });
+    }
+    cluster_member::Entity::delete_many()
+        .filter(cluster_member::Column::ClusterId.eq(id))
+        .exec(&txn)
+        .await
+        .doing("updating cluster members")?;
+    put_members(&txn, id, representative, members).await?;
+    txn.commit().await.doing("committing a cluster")?;
+    get(archive, id).await
+}
+
+async fn put_members(
+    db: &impl ConnectionTrait,
+    id: i64,
+    representative: i64,
+    members: &[Member],
+) -> Result<()> {
+    let mut all: Vec<Member> = members.to_vec();
+    if !all.iter().any(|member| member.story_id == representative) {
+        all.push(Member { story_id: representative, relation: None, score: None });
+    }
+    let story_ids: Vec<i64> = all.iter().map(|member| member.story_id).collect();
+    // Clusters the members leave are deleted if that empties them.
+    let left: BTreeSet<i64> = cluster_member::Entity::find()
+        .filter(cluster_member::Column::StoryId.is_in(story_ids))
+        .all(db)
+        .await
+        .doing("reading cluster members")?
+        .into_iter()
+        .map(|row| row.cluster_id)
+        .collect();
+    for member in &all {
+        let row = cluster_member::ActiveModel {
+            story_id: Set(member.story_id),
+            cluster_id: Set(id),
+            relation: Set(member.relation.clone()),
+            score: Set(member.score),
+        };
+        cluster_member::Entity::insert(row)
+            .on_conflict(
+                OnConflict::column(cluster_member::Column::StoryId)
+                    .update_columns([
+                        cluster_member::Column::ClusterId,
+                        cluster_member::Column::Relation,
+                        cluster_member::Column::Score,
+                    ])
+                    .to_owned(),
+            )
+            .exec_without_returning(db)
+            .await
+            .doing("adding a cluster member")?;
+    }
+    for cluster_id in left.into_iter().filter(|&cluster_id| cluster_id != id) {
+        let remaining = cluster_member::Entity::find()
+            .filter(cluster_member::Column::ClusterId.eq(cluster_id))
+            .count(db)
+            .await
+            .doing("counting cluster members")?;
+        if remaining == 0 {
+            story_cluster::Entity::delete_by_id(cluster_id)
+                .exec(db)
+                .await
+                .doing("deleting an empty cluster")?;
+        }
+    }
+    Ok(())
+}
+
+/// The cluster with this id, members included.
+pub async fn get(archive: &Archive, id: i64) -> Result<Cluster> {
+    let row = story_cluster::Entity::find_by_id(id)
+        .one(&archive.db)
+        .await
+        .doing("reading a cluster")?
+        .ok_or_else(|| Error::NotFound { what: format!("cluster {id}") })?;
+    let members = cluster_member::Entity::find()
+        .filter(cluster_member::Column::ClusterId.eq(id))
+        .order_by_asc(cluster_member::Column::StoryId)
+        .all(&archive.db)
+        .await
+        .doing("reading cluster members")?
+        .into_iter()
+        .map(|member| Member {
+            story_id: member.story_id,
+            relation: member.relation,
+            score: member.score,
+        })
+        .collect();
+    Ok(Cluster {
+        id: row.id,
+        representative_story_id: row.representative_story_id,
+        members,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+    })
+}
+
+/// The cluster a story belongs to, if any.
+pub async fn of_story(archive: &Archive, story_id: i64) -> Result<Option<Cluster>> {
+    let member = cluster_member::Entity::find_by_id(story_id)
+        .one(&archive.db)
+        .await
+        .doing("reading a cluster member")?;
+    match member {
+        Some(member) => get(archive, member.cluster_id).await.map(Some),
+        None => Ok(None),
+    }
+}

@@ -1,0 +1,87 @@
+//! The store's error type.
+
+/// Everything that can go wrong talking to the archive.
+///
+/// Callers match on the domain variants; the database driver's own error is only ever a
+/// `source`, never part of the API.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The database URL is not one the archive can use (wrong scheme, unparsable).
+    #[error("unsupported database URL {url}: {reason}")]
+    BadUrl {
+        /// The URL as given, with any password masked.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The archive could not be opened: the server is unreachable, the file is missing, or the
+    /// credentials were refused.
+    #[error("cannot open archive {url}")]
+    Connect {
+        /// The URL, with any password masked.
+        url: String,
+        /// The driver's error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The archive's schema is older than this program: run the migrations.
+    #[error("the archive schema is out of date ({pending} migration(s) pending)")]
+    SchemaOutOfDate {
+        /// How many migrations have not been applied.
+        pending: usize,
+    },
+    /// The archive's schema is newer than this program knows.
+    #[error("the archive schema is newer than this program (unknown migration {name})")]
+    SchemaTooNew {
+        /// The first applied migration this program does not know.
+        name: String,
+    },
+    /// Running the migrations failed.
+    #[error("migrating the archive failed")]
+    Migrate {
+        /// The driver's error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// A row that was asked for does not exist.
+    #[error("{what} not found")]
+    NotFound {
+        /// What was looked up, e.g. `media source 42`.
+        what: String,
+    },
+    /// A row conflicts with an existing one in a way that is not an idempotent re-insert.
+    #[error("{what}")]
+    Conflict {
+        /// What conflicts with what.
+        what: String,
+    },
+    /// A stored value could not be decoded (a corrupt row or a body that does not decompress).
+    #[error("corrupt {what}")]
+    Corrupt {
+        /// Which value.
+        what: String,
+    },
+    /// Any other database failure, with what the store was doing at the time.
+    #[error("database error while {doing}")]
+    Database {
+        /// What the store was doing, e.g. `inserting a story`.
+        doing: &'static str,
+        /// The driver's error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+/// The store's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Attaches "what the store was doing" to a driver error.
+pub(crate) trait Context<T> {
+    fn doing(self, doing: &'static str) -> Result<T>;
+}
+
+impl<T> Context<T> for std::result::Result<T, sea_orm::DbErr> {
+    fn doing(self, doing: &'static str) -> Result<T> {
+        self.map_err(|err| Error::Database { doing, source: Box::new(err) })
+    }
+}

@@ -1,0 +1,303 @@
+//! The URL frontier: article URLs waiting to be fetched, one row per lossy URL.
+//!
+//! Workers take work with [`lease_due`]: a lease is a compare-and-set on the row (state and lease
+//! expiry), so any number of workers on one PostgreSQL archive never fetch a URL twice at once,
+//! and a worker that dies only delays its URLs until the lease expires. The same statements work
+//! on SQLite, where a single writer makes them trivially safe.
+
+use chrono::{DateTime, Duration, Utc};
+use sea_orm::sea_query::{Expr, ExprTrait};
+use sea_orm::{
+    ActiveValue::NotSet, ColumnTrait, Condition, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+    Set,
+};
+
+use crate::Archive;
+use crate::entity::frontier;
+use crate::error::{Context as _, Error, Result};
+use crate::json;
+use crate::sources::inserted_row;
+
+/// Where a URL is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum State {
+    /// Waiting for its next attempt.
+    Pending,
+    /// A worker holds it until the lease expires.
+    Leased,
+    /// Fetched and handed on.
+    Done,
+    /// Given up on after errors.
+    Failed,
+    /// Deliberately not fetched (robots.txt, out of the date window, not an article).
+    Skipped,
+}
+
+impl State {
+    /// Every state.
+    pub const ALL: [State; 5] =
+        [State::Pending, State::Leased, State::Done, State::Failed, State::Skipped];
+
+    /// The name stored in the archive.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::Pending => "pending",
+            State::Leased => "leased",
+            State::Done => "done",
+            State::Failed => "failed",
+            State::Skipped => "skipped",
+        }
+    }
+
+    /// The state with this stored name.
+    pub fn parse(name: &str) -> Option<State> {
+        State::ALL.into_iter().find(|state| state.as_str() == name)
+    }
+}
+
+/// A URL to enqueue.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewUrl {
+    /// The URL as found.
+    pub url: String,
+    /// Its lossy key; unique in the frontier.
+    pub lossy_url: String,
+    /// The source it belongs to.
+    pub source_id: i64,
+    /// The feed or sitemap it came from.
+    pub feed_id: Option<i64>,
+    /// When it may be fetched first.
+    pub next_attempt_at: DateTime<Utc>,
+    /// The publication time the feed or sitemap gave, if any.
+    pub hint_published_at: Option<DateTime<Utc>>,
+    /// The title the feed or sitemap gave, if any.
+    pub hint_title: Option<String>,
+    /// Further metadata from the feed or sitemap, with provenance (a JSON object).
+    pub hint_meta: Option<serde_json::Value>,
+}
+
+/// A stored frontier entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The archive's id.
+    pub id: i64,
+    /// The URL as first found.
+    pub url: String,
+    /// Its lossy key.
+    pub lossy_url: String,
+    /// The source it belongs to.
+    pub source_id: i64,
+    /// The feed or sitemap it came from.
+    pub feed_id: Option<i64>,
+    /// Where it is in its life.
+    pub state: State,
+    /// Fetch attempts so far.
+    pub attempts: i32,
+    /// When it may be attempted next.
+    pub next_attempt_at: DateTime<Utc>,
+    /// The worker holding the lease.
+    pub lease_owner: Option<String>,
+    /// When the lease expires.
+    pub lease_until: Option<DateTime<Utc>>,
+    /// When it was first found.
+    pub discovered_at: DateTime<Utc>,
+    /// The publication time the feed or sitemap gave.
+    pub hint_published_at: Option<DateTime<Utc>>,
+    /// The title the feed or sitemap gave.
+    pub hint_title: Option<String>,
+    /// Further metadata from the feed or sitemap.
+    pub hint_meta: Option<serde_json::Value>,
+    /// The last error, for people.
+    pub last_error: Option<String>,
+}
+
+impl TryFrom<frontier::Model> for Entry {
+    type Error = Error;
+
+    fn try_from(row: frontier::Model) -> Result<Entry> {
+        let state = State::parse(&row.state).ok_or_else(|| Error::Corrupt {
+            what: format!("frontier entry {}: unknown state {:?}", row.id, row.state),
+        })?;
+        let hint_meta = match row.hint_meta.as_deref() {
+            Some(text) => Some(json::decode(text, "frontier hint metadata")?),
+            None => None,
+        };
+        Ok(Entry {
+            id: row.id,
+            url: row.url,
+            lossy_url: row.lossy_url,
+            source_id: row.source_id,
+            feed_id: row.feed_id,
+            state,
+            attempts: row.attempts,
+            next_attempt_at: row.next_attempt_at,
+            lease_owner: row.lease_owner,
+            lease_until: row.lease_until,
+            discovered_at: row.discovered_at,
+            hint_published_at: row.hint_published_at,
+            hint_title: row.hint_title,
+            hint_meta,
+            last_error: row.last_error,
+        })
+    }
+}
+
+/// Enqueues a URL unless its lossy key is already in the frontier. Returns the stored entry and
+/// whether it is new.
+pub async fn enqueue(archive: &Archive, new: &NewUrl) -> Result<(Entry, bool)> {
+    let row = frontier::ActiveModel {
+        id: NotSet,
+        url: Set(new.url.clone()),
+        lossy_url: Set(new.lossy_url.clone()),
+        source_id: Set(new.source_id),
+        feed_id: Set(new.feed_id),
+        state: Set(State::Pending.as_str().to_owned()),
+        attempts: Set(0),
+        next_attempt_at: Set(new.next_attempt_at),
+        lease_owner: Set(None),
+        lease_until: Set(None),
+        discovered_at: Set(Utc::now()),
+        hint_published_at: Set(new.hint_published_at),
+        hint_title: Set(new.hint_title.clone()),
+        hint_meta: Set(new.hint_meta.as_ref().map(json::encode)),
+        last_error: Set(None),
+    };
+    let result = frontier::Entity::insert(row)
+        .on_conflict_do_nothing_on([frontier::Column::LossyUrl])
+        .exec(&archive.db)
+        .await
+        .doing("enqueueing a URL")?;
+    let stored = by_lossy_url(archive, &new.lossy_url)
+        .await?
+        .ok_or_else(|| Error::NotFound { what: format!("frontier entry {}", new.lossy_url) })?;
+    Ok((stored, inserted_row(&result)))
+}
+
+/// The entry with this id.
+pub async fn get(archive: &Archive, id: i64) -> Result<Entry> {
+    frontier::Entity::find_by_id(id)
+        .one(&archive.db)
+        .await
+        .doing("reading a frontier entry")?
+        .ok_or_else(|| Error::NotFound { what: format!("frontier entry {id}") })?
+        .try_into()
+}
+
+/// The entry with this lossy key, if any.
+pub async fn by_lossy_url(archive: &Archive, lossy_url: &str) -> Result<Option<Entry>> {
+    frontier::Entity::find()
+        .filter(frontier::Column::LossyUrl.eq(lossy_url))
+        .one(&archive.db)
+        .await
+        .doing("reading a frontier entry")?
+        .map(Entry::try_from)
+        .transpose()
+}
+
+fn leasable(now: DateTime<Utc>) -> Condition {
+    Condition::any()
+        .add(
+            Condition::all()
+                .add(frontier::Column::State.eq(State::Pending.as_str()))
+                .add(frontier::Column::NextAttemptAt.lte(now)),
+        )
+        .add(
+            Condition::all()
+                .add(frontier::Column::State.eq(State::Leased.as_str()))
+                .add(frontier::Column::LeaseUntil.lte(now)),
+        )
+}
+
+/// Leases up to `limit` due entries to `owner` until `now + lease_for`, oldest due first.
+///
+/// Entries whose lease expired (a worker died) are due again. Each returned entry has had its
+/// attempt count raised by one.
+pub async fn lease_due(
+    archive: &Archive,
+    now: DateTime<Utc>,
+    limit: u64,
+    owner: &str,
+    lease_for: Duration,
+) -> Result<Vec<Entry>> {
+    let candidates: Vec<i64> = frontier::Entity::find()
+        .select_only()
+        .column(frontier::Column::Id)
+        .filter(leasable(now))
+        .order_by_asc(frontier::Column::NextAttemptAt)
+        .order_by_asc(frontier::Column::Id)
+        .limit(limit)
+        .into_tuple()
+        .all(&archive.db)
+        .await
+        .doing("finding due URLs")?;
+    let until = now + lease_for;
+    let mut leased = Vec::with_capacity(candidates.len());
+    for id in candidates {
+        // Compare-and-set: only one worker's update matches a still-leasable row.
+        let result = frontier::Entity::update_many()
+            .col_expr(frontier::Column::State, Expr::value(State::Leased.as_str()))
+            .col_expr(frontier::Column::LeaseOwner, Expr::value(owner))
+            .col_expr(frontier::Column::LeaseUntil, Expr::value(until))
+            .col_expr(frontier::Column::Attempts, Expr::col(frontier::Column::Attempts).add(1))
+            .filter(frontier::Column::Id.eq(id))
+            .filter(leasable(now))
+            .exec(&archive.db)
+            .await
+            .doing("leasing a URL")?;
+        if result.rows_affected == 1 {
+            leased.push(get(archive, id).await?);
+        }
+    }
+    Ok(leased)
+}
+
+/// Ends a lease: the entry becomes `state`, with an optional error and next attempt time (for
+/// `Pending`, the retry time).
+pub async fn settle(
+    archive: &Archive,
+    id: i64,
+    state: State,
+    last_error: Option<&str>,
+    next_attempt_at: Option<DateTime<Utc>>,
+) -> Result<Entry> {
+    let mut row = frontier::ActiveModel {
+        state: Set(state.as_str().to_owned()),
+        lease_owner: Set(None),
+        lease_until: Set(None),
+        last_error: Set(last_error.map(str::to_owned)),
+        ..Default::default()
+    };
+    if let Some(at) = next_attempt_at {
+        row.next_attempt_at = Set(at);
+    }
+    let result = frontier::Entity::update_many()
+        .set(row)
+        .filter(frontier::Column::Id.eq(id))
+        .exec(&archive.db)
+        .await
+        .doing("settling a frontier entry")?;
+    if result.rows_affected == 0 {
+        return Err(Error::NotFound { what: format!("frontier entry {id}") });
+    }
+    get(archive, id).await
+}
+
+/// How many entries are in each state.
+pub async fn counts(archive: &Archive) -> Result<Vec<(State, i64)>> {
+    let rows: Vec<(String, i64)> = frontier::Entity::find()
+        .select_only()
+        .column(frontier::Column::State)
+        .column_as(frontier::Column::Id.count(), "count")
+        .group_by(frontier::Column::State)
+        .into_tuple()
+        .all(&archive.db)
+        .await
+        .doing("counting frontier entries")?;
+    rows.into_iter()
+        .map(|(name, count)| {
+            State::parse(&name)
+                .map(|state| (state, count))
+                .ok_or_else(|| Error::Corrupt { what: format!("frontier state {name:?}") })
+        })
+        .collect()
+}

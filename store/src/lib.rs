@@ -1,0 +1,43 @@
+//! The archive: everything morgue keeps, through sea-orm, on SQLite or PostgreSQL.
+//!
+//! [`Archive`] is an open database (an embedded SQLite file by default, a PostgreSQL server for a
+//! standing archive and many workers). The modules are repositories of plain async functions that
+//! take `&Archive` and exchange plain owned structs:
+//!
+//! - [`sources`]: media sources (name, homepage, canonical domain, timezone);
+//! - [`feeds`]: RSS/Atom feeds and sitemaps with their conditional-GET state and poll schedule;
+//! - [`frontier`]: article URLs waiting to be fetched, keyed by lossy URL, with leases for workers;
+//! - [`fetches`]: every raw response, body compressed, with its redirect chain and timings;
+//! - [`stories`]: extracted stories and every URL variant seen for each;
+//! - [`merge`]: exact-match merging by lossy URL and by source, day and normalized title;
+//! - [`sentences`]: which story first had each sentence, per source and week;
+//! - [`duplicates`]: duplicate links between stories, with method, scores and thresholds;
+//! - [`clusters`]: story clusters and their representatives.
+//!
+//! This is the only crate that names `sea_orm`: entities, active models and driver errors never
+//! leave it. Uniqueness lives in the schema (lossy URL, story URL, feed key, source name), so
+//! inserting the same thing twice is idempotent even with many concurrent writers.
+//!
+//! ```ignore
+//! let archive = store::Archive::open("morgue.db", store::OpenMode::Create).await?;
+//! archive.migrate().await?;
+//! let added = store::sources::add(&archive, &new_source).await?;
+//! ```
+
+mod archive;
+mod entity;
+mod error;
+mod json;
+
+pub mod clusters;
+pub mod duplicates;
+pub mod feeds;
+pub mod fetches;
+pub mod frontier;
+pub mod merge;
+pub mod sentences;
+pub mod sources;
+pub mod stories;
+
+pub use archive::{Archive, Backend, Location, MigrationReport, OpenMode, mask_password};
+pub use error::{Error, Result};

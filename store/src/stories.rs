@@ -1,0 +1,336 @@
+//! Stories, and every URL variant seen for each.
+//!
+//! A story is unique by its lossy URL: inserting a story whose lossy URL is already stored returns
+//! the stored one untouched ("first sighting wins"). Every URL that leads to a story (the first,
+//! later variants, redirect targets, `rel=canonical`) is a row of its own in `story_urls`.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use sea_orm::{
+    ActiveValue::NotSet, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter,
+    QueryOrder, Set, TransactionTrait,
+};
+
+use crate::Archive;
+use crate::entity::{story, story_url};
+use crate::error::{Context as _, Error, Result};
+use crate::json;
+use crate::sources::inserted_row;
+
+/// A story to insert.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NewStory {
+    /// The source it belongs to.
+    pub source_id: i64,
+    /// The raw fetch it was extracted from.
+    pub fetch_id: Option<i64>,
+    /// The URL it was first seen at.
+    pub url: String,
+    /// Its lossy key; unique in the archive.
+    pub lossy_url: String,
+    /// The page's canonical URL, if it named one.
+    pub canonical_url: Option<String>,
+    /// The display title.
+    pub title: Option<String>,
+    /// The normalized title key, `None` when the title is too short or generic to match on.
+    pub normalized_title: Option<String>,
+    /// The main text, paragraphs separated by blank lines.
+    pub text: String,
+    /// The language (ISO 639-1).
+    pub language: Option<String>,
+    /// The authors, in page order.
+    pub authors: Vec<String>,
+    /// When it was published.
+    pub published_at: Option<DateTime<Utc>>,
+    /// The calendar day of publication in the source's timezone.
+    pub published_day: Option<NaiveDate>,
+    /// Which tag or rule produced each metadata field, e.g. `title` → `og:title`.
+    pub provenance: BTreeMap<String, String>,
+    /// The extractor version that produced the fields.
+    pub extractor_version: String,
+}
+
+/// A stored story.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Story {
+    /// The archive's id.
+    pub id: i64,
+    /// The fields as inserted.
+    pub story: NewStory,
+    /// When it was inserted.
+    pub created_at: DateTime<Utc>,
+}
+
+impl TryFrom<story::Model> for Story {
+    type Error = Error;
+
+    fn try_from(row: story::Model) -> Result<Story> {
+        Ok(Story {
+            id: row.id,
+            story: NewStory {
+                source_id: row.source_id,
+                fetch_id: row.fetch_id,
+                url: row.url,
+                lossy_url: row.lossy_url,
+                canonical_url: row.canonical_url,
+                title: row.title,
+                normalized_title: row.normalized_title,
+                text: row.text,
+                language: row.language,
+                authors: json::decode(&row.authors, "story authors")?,
+                published_at: row.published_at,
+                published_day: row.published_day,
+                provenance: json::decode(&row.provenance, "story provenance")?,
+                extractor_version: row.extractor_version,
+            },
+            created_at: row.created_at,
+        })
+    }
+}
+
+/// Whether [`insert`] stored a new story or found one with the same lossy URL.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Inserted {
+    /// A new story.
+    New(Story),
+    /// A story with the same lossy URL was already stored; nothing was written.
+    Existing(Story),
+}
+
+impl Inserted {
+    /// The story, new or not.
+    pub fn story(&self) -> &Story {
+        match self {
+            Inserted::New(story) | Inserted::Existing(story) => story,
+        }
+    }
+}
+
+/// How a URL came to point at a story.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UrlKind {
+    /// The URL the story was first stored under.
+    First,
+    /// Another URL that was requested and led to the story: one with the same lossy key, or a page
+    /// whose redirect target or canonical URL is the story's.
+    Variant,
+    /// Where a URL redirected to.
+    Redirect,
+    /// The page's `<link rel=canonical>`.
+    Canonical,
+    /// A URL of a story found to be the same by its title (same source and day).
+    Title,
+}
+
+impl UrlKind {
+    /// Every kind.
+    pub const ALL: [UrlKind; 5] =
+        [UrlKind::First, UrlKind::Variant, UrlKind::Redirect, UrlKind::Canonical, UrlKind::Title];
+
+    /// The name stored in the archive.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UrlKind::First => "first",
+            UrlKind::Variant => "variant",
+            UrlKind::Redirect => "redirect",
+            UrlKind::Canonical => "canonical",
+            UrlKind::Title => "title",
+        }
+    }
+
+    /// The kind with this stored name.
+    pub fn parse(name: &str) -> Option<UrlKind> {
+        UrlKind::ALL.into_iter().find(|kind| kind.as_str() == name)
+    }
+}
+
+/// A URL recorded for a story.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoryUrl {
+    /// The archive's id.
+    pub id: i64,
+    /// The story it leads to.
+    pub story_id: i64,
+    /// The URL, verbatim; unique in the archive.
+    pub url: String,
+    /// Its lossy key.
+    pub lossy_url: String,
+    /// How it came to point at the story.
+    pub kind: UrlKind,
+    /// When it was recorded.
+    pub created_at: DateTime<Utc>,
+}
+
+impl TryFrom<story_url::Model> for StoryUrl {
+    type Error = Error;
+
+    fn try_from(row: story_url::Model) -> Result<StoryUrl> {
+        let kind = UrlKind::parse(&row.kind).ok_or_else(|| Error::Corrupt {
+            what: format!("story URL {}: unknown kind {:?}", row.id, row.kind),
+        })?;
+        Ok(StoryUrl {
+            id: row.id,
+            story_id: row.story_id,
+            url: row.url,
+            lossy_url: row.lossy_url,
+            kind,
+            created_at: row.created_at,
+        })
+    }
+}
+
+/// Inserts a story unless its lossy URL is already stored, and records its first URL.
+pub async fn insert(archive: &Archive, new: &NewStory) -> Result<Inserted> {
+    let txn = archive.db.begin().await.doing("starting a transaction")?;
+    let row = story::ActiveModel {
+        id: NotSet,
+        source_id: Set(new.source_id),
+        fetch_id: Set(new.fetch_id),
+        url: Set(new.url.clone()),
+        lossy_url: Set(new.lossy_url.clone()),
+        canonical_url: Set(new.canonical_url.clone()),
+        title: Set(new.title.clone()),
+        normalized_title: Set(new.normalized_title.clone()),
+        text: Set(new.text.clone()),
+        language: Set(new.language.clone()),
+        authors: Set(json::encode(&new.authors)),
+        published_at: Set(new.published_at),
+        published_day: Set(new.published_day),
+        provenance: Set(json::encode(&new.provenance)),
+        extractor_version: Set(new.extractor_version.clone()),
+        created_at: Set(Utc::now()),
+    };
+    let result = story::Entity::insert(row)
+        .on_conflict_do_nothing_on([story::Column::LossyUrl])
+        .exec(&txn)
+        .await
+        .doing("inserting a story")?;
+    let stored = find_by_lossy_url(&txn, &new.lossy_url)
+        .await?
+        .ok_or_else(|| Error::NotFound { what: format!("story {}", new.lossy_url) })?;
+    let inserted = inserted_row(&result);
+    if inserted {
+        insert_url(&txn, stored.id, &new.url, &new.lossy_url, UrlKind::First).await?;
+    }
+    txn.commit().await.doing("committing a story")?;
+    Ok(if inserted { Inserted::New(stored) } else { Inserted::Existing(stored) })
+}
+
+async fn find_by_lossy_url(db: &impl ConnectionTrait, lossy_url: &str) -> Result<Option<Story>> {
+    story::Entity::find()
+        .filter(story::Column::LossyUrl.eq(lossy_url))
+        .one(db)
+        .await
+        .doing("reading a story")?
+        .map(Story::try_from)
+        .transpose()
+}
+
+async fn insert_url(
+    db: &impl ConnectionTrait,
+    story_id: i64,
+    url: &str,
+    lossy_url: &str,
+    kind: UrlKind,
+) -> Result<(StoryUrl, bool)> {
+    let row = story_url::ActiveModel {
+        id: NotSet,
+        story_id: Set(story_id),
+        url: Set(url.to_owned()),
+        lossy_url: Set(lossy_url.to_owned()),
+        kind: Set(kind.as_str().to_owned()),
+        created_at: Set(Utc::now()),
+    };
+    let result = story_url::Entity::insert(row)
+        .on_conflict_do_nothing_on([story_url::Column::Url])
+        .exec(db)
+        .await
+        .doing("recording a story URL")?;
+    let stored = story_url::Entity::find()
+        .filter(story_url::Column::Url.eq(url))
+        .one(db)
+        .await
+        .doing("reading a story URL")?
+        .ok_or_else(|| Error::NotFound { what: format!("story URL {url}") })?;
+    Ok((StoryUrl::try_from(stored)?, inserted_row(&result)))
+}
+
+/// Records that `url` leads to a story. Recording a URL again is a no-op; the returned row says
+/// which story the URL was first recorded for, which may be another one. Returns whether it is new.
+pub async fn add_url(
+    archive: &Archive,
+    story_id: i64,
+    url: &str,
+    lossy_url: &str,
+    kind: UrlKind,
+) -> Result<(StoryUrl, bool)> {
+    insert_url(&archive.db, story_id, url, lossy_url, kind).await
+}
+
+/// The story with this id.
+pub async fn get(archive: &Archive, id: i64) -> Result<Story> {
+    story::Entity::find_by_id(id)
+        .one(&archive.db)
+        .await
+        .doing("reading a story")?
+        .ok_or_else(|| Error::NotFound { what: format!("story {id}") })?
+        .try_into()
+}
+
+/// The story with this lossy URL, if any.
+pub async fn by_lossy_url(archive: &Archive, lossy_url: &str) -> Result<Option<Story>> {
+    find_by_lossy_url(&archive.db, lossy_url).await
+}
+
+/// The story a URL was recorded for (exactly this URL, any kind), if any.
+pub async fn by_url(archive: &Archive, url: &str) -> Result<Option<Story>> {
+    let found = story_url::Entity::find()
+        .filter(story_url::Column::Url.eq(url))
+        .one(&archive.db)
+        .await
+        .doing("reading a story URL")?;
+    match found {
+        Some(row) => get(archive, row.story_id).await.map(Some),
+        None => Ok(None),
+    }
+}
+
+/// Every URL recorded for a story, in the order they were recorded.
+pub async fn urls(archive: &Archive, story_id: i64) -> Result<Vec<StoryUrl>> {
+    story_url::Entity::find()
+        .filter(story_url::Column::StoryId.eq(story_id))
+        .order_by_asc(story_url::Column::Id)
+        .all(&archive.db)
+        .await
+        .doing("reading story URLs")?
+        .into_iter()
+        .map(StoryUrl::try_from)
+        .collect()
+}
+
+/// The earliest-stored other story of the same source and day with the same normalized title.
+pub async fn title_match(
+    archive: &Archive,
+    source_id: i64,
+    day: NaiveDate,
+    normalized_title: &str,
+    excluding: i64,
+) -> Result<Option<Story>> {
+    story::Entity::find()
+        .filter(story::Column::SourceId.eq(source_id))
+        .filter(story::Column::PublishedDay.eq(day))
+        .filter(story::Column::NormalizedTitle.eq(normalized_title))
+        .filter(story::Column::Id.ne(excluding))
+        .order_by_asc(story::Column::Id)
+        .one(&archive.db)
+        .await
+        .doing("matching a story title")?
+        .map(Story::try_from)
+        .transpose()
+}
+
+/// How many stories the archive holds.
+pub async fn count(archive: &Archive) -> Result<u64> {
+    story::Entity::find().count(&archive.db).await.doing("counting stories")
+}

@@ -1,0 +1,54 @@
+//! Story clusters.
+
+use store::clusters::{self, Member};
+use store::stories::{self, NewStory};
+use store::{Archive, Error};
+
+use crate::support::on_both_backends;
+
+async fn story(archive: &Archive, source_id: i64, path: &str) -> i64 {
+    let new = NewStory {
+        source_id,
+        url: format!("http://daily.example/{path}"),
+        lossy_url: format!("http://daily.example/{path}"),
+        extractor_version: "test-1".to_owned(),
+        ..NewStory::default()
+    };
+    stories::insert(archive, &new).await.unwrap().story().id
+}
+
+fn member(story_id: i64, relation: &str, score: f64) -> Member {
+    Member { story_id, relation: Some(relation.to_owned()), score: Some(score) }
+}
+
+on_both_backends! {
+    async fn round_trip(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let (a, b, c) = (story(archive, source.id, "a").await, story(archive, source.id, "b").await, story(archive, source.id, "c").await);
+        let cluster = clusters::create(archive, a, &[member(b, "duplicate", 0.95), member(c, "similar", 0.7)]).await.unwrap();
+        assert_eq!(cluster.representative_story_id, a);
+        assert_eq!(
+            cluster.members,
+            vec![
+                Member { story_id: a, relation: None, score: None },
+                member(b, "duplicate", 0.95),
+                member(c, "similar", 0.7),
+            ]
+        );
+        assert_eq!(clusters::get(archive, cluster.id).await.unwrap(), cluster);
+        assert_eq!(clusters::of_story(archive, c).await.unwrap(), Some(cluster));
+    }
+
+    async fn a_story_moves_between_clusters_and_empty_clusters_go(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let (a, b, c) = (story(archive, source.id, "a").await, story(archive, source.id, "b").await, story(archive, source.id, "c").await);
+        let first = clusters::create(archive, a, &[]).await.unwrap();
+        let second = clusters::create(archive, b, &[member(c, "similar", 0.6)]).await.unwrap();
+        // Merge: the second cluster takes a, emptying the first, which is deleted.
+        let merged = clusters::replace(archive, second.id, b, &[member(a, "similar", 0.65), member(c, "similar", 0.6)]).await.unwrap();
+        assert_eq!(merged.members.len(), 3);
+        assert!(matches!(clusters::get(archive, first.id).await, Err(Error::NotFound { .. })));
+        assert_eq!(clusters::of_story(archive, a).await.unwrap().map(|cluster| cluster.id), Some(second.id));
+        assert!(clusters::replace(archive, 999, a, &[]).await.is_err());
+    }
+}

@@ -1,0 +1,57 @@
+//! Duplicate links.
+
+use std::collections::BTreeMap;
+
+use store::duplicates::{self, NewLink};
+use store::stories::{self, NewStory};
+use store::{Archive, Error};
+
+use crate::support::on_both_backends;
+
+async fn story(archive: &Archive, source_id: i64, path: &str) -> i64 {
+    let new = NewStory {
+        source_id,
+        url: format!("http://daily.example/{path}"),
+        lossy_url: format!("http://daily.example/{path}"),
+        extractor_version: "test-1".to_owned(),
+        ..NewStory::default()
+    };
+    stories::insert(archive, &new).await.unwrap().story().id
+}
+
+on_both_backends! {
+    async fn round_trip_and_idempotence(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let (a, b, c) = (story(archive, source.id, "a").await, story(archive, source.id, "b").await, story(archive, source.id, "c").await);
+        let new = NewLink {
+            story_id: b,
+            of_story_id: a,
+            method: "near_copy".to_owned(),
+            score: 0.93,
+            scores: BTreeMap::from([("jaccard".to_owned(), 0.93), ("cosine".to_owned(), 0.97)]),
+            thresholds: BTreeMap::from([("jaccard".to_owned(), 0.8)]),
+        };
+        let (link, is_new) = duplicates::link(archive, &new).await.unwrap();
+        assert!(is_new);
+        assert_eq!(link.link, new);
+        let (again, is_new) = duplicates::link(archive, &new).await.unwrap();
+        assert!(!is_new);
+        assert_eq!(again, link);
+
+        // Another method for the same pair is another piece of evidence.
+        let title = NewLink { method: "title".to_owned(), score: 1.0, ..new.clone() };
+        duplicates::link(archive, &title).await.unwrap();
+        let other = NewLink { story_id: c, ..title.clone() };
+        duplicates::link(archive, &other).await.unwrap();
+        let of_a = duplicates::involving(archive, a).await.unwrap();
+        assert_eq!(of_a.len(), 3);
+        assert_eq!(duplicates::involving(archive, c).await.unwrap().len(), 1);
+    }
+
+    async fn a_story_cannot_duplicate_itself(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let a = story(archive, source.id, "a").await;
+        let selfie = NewLink { story_id: a, of_story_id: a, method: "title".to_owned(), ..NewLink::default() };
+        assert!(matches!(duplicates::link(archive, &selfie).await, Err(Error::Conflict { .. })));
+    }
+}

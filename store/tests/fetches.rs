@@ -1,0 +1,86 @@
+//! Raw fetches.
+
+use store::fetches::{self, RawFetch};
+use store::{Archive, Error};
+
+use crate::support::on_both_backends;
+
+fn raw(body: Vec<u8>) -> RawFetch {
+    RawFetch {
+        frontier_id: None,
+        feed_id: None,
+        requested_url: "http://daily.example/a".to_owned(),
+        final_url: "https://www.daily.example/a".to_owned(),
+        redirect_chain: vec![
+            "https://daily.example/a".to_owned(),
+            "https://www.daily.example/a".to_owned(),
+        ],
+        status: Some(200),
+        headers: vec![
+            ("content-type".to_owned(), "text/html; charset=iso-8859-1".to_owned()),
+            ("etag".to_owned(), "\"x\"".to_owned()),
+        ],
+        content_type: Some("text/html; charset=iso-8859-1".to_owned()),
+        body,
+        error: None,
+        started_at: crate::at(3, 10),
+        first_byte_ms: Some(120),
+        total_ms: Some(480),
+    }
+}
+
+on_both_backends! {
+    async fn round_trip_keeps_bytes_exactly(archive: &Archive) {
+        // Not UTF-8, with NULs: the raw bytes are archived, never decoded.
+        let mut body = b"<html><body>Caf\xe9 \x00 ".to_vec();
+        body.extend(std::iter::repeat_n(b"la noticia ".as_slice(), 2000).flatten());
+        let id = fetches::insert(archive, &raw(body.clone())).await.unwrap();
+        let stored = fetches::get(archive, id).await.unwrap();
+        assert_eq!(stored.fetch, raw(body.clone()));
+        assert_eq!(stored.body_sha256, fetches::sha256_hex(&body));
+    }
+
+    async fn failed_requests_are_archived_too(archive: &Archive) {
+        let mut failed = raw(Vec::new());
+        failed.status = None;
+        failed.headers.clear();
+        failed.content_type = None;
+        failed.error = Some("connect timeout".to_owned());
+        failed.first_byte_ms = None;
+        let id = fetches::insert(archive, &failed).await.unwrap();
+        assert_eq!(fetches::get(archive, id).await.unwrap().fetch, failed);
+    }
+
+    async fn a_damaged_body_is_reported(archive: &Archive) {
+        let id = fetches::insert(archive, &raw(b"<p>text</p>".to_vec())).await.unwrap();
+        archive
+            .execute_unprepared(&format!("UPDATE fetches SET body_sha256 = 'bad' WHERE id = {id}"))
+            .await
+            .unwrap();
+        assert!(matches!(fetches::get(archive, id).await, Err(Error::Corrupt { .. })));
+    }
+
+    async fn fetches_of_a_frontier_entry_come_in_order(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let new = store::frontier::NewUrl {
+            url: "http://daily.example/a".to_owned(),
+            lossy_url: "http://daily.example/a".to_owned(),
+            source_id: source.id,
+            feed_id: None,
+            next_attempt_at: crate::at(3, 0),
+            hint_published_at: None,
+            hint_title: None,
+            hint_meta: None,
+        };
+        let (entry, _) = store::frontier::enqueue(archive, &new).await.unwrap();
+        let mut first = raw(b"first".to_vec());
+        first.frontier_id = Some(entry.id);
+        let mut second = raw(b"second".to_vec());
+        second.frontier_id = Some(entry.id);
+        fetches::insert(archive, &first).await.unwrap();
+        fetches::insert(archive, &second).await.unwrap();
+        let all = fetches::for_frontier_entry(archive, entry.id).await.unwrap();
+        let bodies: Vec<&[u8]> = all.iter().map(|stored| stored.fetch.body.as_slice()).collect();
+        assert_eq!(bodies, vec![b"first".as_slice(), b"second".as_slice()]);
+    }
+}

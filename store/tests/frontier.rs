@@ -1,0 +1,94 @@
+//! The URL frontier.
+
+use chrono::Duration;
+use store::Archive;
+use store::frontier::{self, NewUrl, State};
+
+use crate::support::on_both_backends;
+
+fn new(source_id: i64, path: &str) -> NewUrl {
+    NewUrl {
+        url: format!("https://daily.example/{path}?utm_source=rss"),
+        lossy_url: format!("http://daily.example/{path}"),
+        source_id,
+        feed_id: None,
+        next_attempt_at: crate::at(3, 0),
+        hint_published_at: Some(crate::at(2, 23)),
+        hint_title: Some("A headline".to_owned()),
+        hint_meta: Some(
+            serde_json::json!({"news:language": {"value": "es", "from": "news sitemap"}}),
+        ),
+    }
+}
+
+on_both_backends! {
+    async fn round_trip(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let (entry, is_new) = frontier::enqueue(archive, &new(source.id, "a")).await.unwrap();
+        assert!(is_new);
+        assert_eq!(entry.state, State::Pending);
+        assert_eq!(entry.attempts, 0);
+        assert_eq!(entry.url, "https://daily.example/a?utm_source=rss");
+        assert_eq!(entry.hint_published_at, Some(crate::at(2, 23)));
+        assert_eq!(entry.hint_meta, new(source.id, "a").hint_meta);
+        assert_eq!(frontier::get(archive, entry.id).await.unwrap(), entry);
+        assert_eq!(
+            frontier::by_lossy_url(archive, "http://daily.example/a").await.unwrap(),
+            Some(entry)
+        );
+    }
+
+    async fn the_same_lossy_url_is_enqueued_once(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let (first, _) = frontier::enqueue(archive, &new(source.id, "a")).await.unwrap();
+        let mut variant = new(source.id, "a");
+        variant.url = "https://m.daily.example/a#top".to_owned();
+        let (again, is_new) = frontier::enqueue(archive, &variant).await.unwrap();
+        assert!(!is_new);
+        assert_eq!(again, first);
+    }
+
+    async fn a_lease_goes_to_one_worker_until_it_expires(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let (a, _) = frontier::enqueue(archive, &new(source.id, "a")).await.unwrap();
+        let mut not_yet = new(source.id, "b");
+        not_yet.next_attempt_at = crate::at(5, 0);
+        frontier::enqueue(archive, &not_yet).await.unwrap();
+
+        let now = crate::at(3, 1);
+        let first = frontier::lease_due(archive, now, 10, "worker-1", Duration::minutes(5)).await.unwrap();
+        assert_eq!(first.iter().map(|entry| entry.id).collect::<Vec<_>>(), vec![a.id]);
+        assert_eq!(first[0].state, State::Leased);
+        assert_eq!(first[0].attempts, 1);
+        assert_eq!(first[0].lease_owner.as_deref(), Some("worker-1"));
+        let second = frontier::lease_due(archive, now, 10, "worker-2", Duration::minutes(5)).await.unwrap();
+        assert!(second.is_empty(), "already leased: {second:?}");
+
+        // worker-1 died: after the lease expires, another worker gets the URL.
+        let later = now + Duration::minutes(6);
+        let retried = frontier::lease_due(archive, later, 10, "worker-2", Duration::minutes(5)).await.unwrap();
+        assert_eq!(retried.len(), 1);
+        assert_eq!(retried[0].lease_owner.as_deref(), Some("worker-2"));
+        assert_eq!(retried[0].attempts, 2);
+
+        let done = frontier::settle(archive, a.id, State::Done, None, None).await.unwrap();
+        assert_eq!((done.state, done.lease_owner.as_deref()), (State::Done, None));
+        let counts = frontier::counts(archive).await.unwrap();
+        assert!(counts.contains(&(State::Done, 1)) && counts.contains(&(State::Pending, 1)), "{counts:?}");
+    }
+
+    async fn a_failed_attempt_is_retried_later(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let (a, _) = frontier::enqueue(archive, &new(source.id, "a")).await.unwrap();
+        frontier::lease_due(archive, crate::at(3, 1), 1, "w", Duration::minutes(5)).await.unwrap();
+        let retry = frontier::settle(archive, a.id, State::Pending, Some("HTTP 503"), Some(crate::at(3, 2)))
+            .await
+            .unwrap();
+        assert_eq!(retry.last_error.as_deref(), Some("HTTP 503"));
+        assert_eq!(retry.next_attempt_at, crate::at(3, 2));
+        let early = frontier::lease_due(archive, crate::at(3, 1), 1, "w", Duration::minutes(5)).await.unwrap();
+        assert!(early.is_empty());
+        let due = frontier::lease_due(archive, crate::at(3, 2), 1, "w", Duration::minutes(5)).await.unwrap();
+        assert_eq!(due.len(), 1);
+    }
+}

@@ -1,0 +1,110 @@
+//! Stories and their URLs.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+use store::stories::{self, Inserted, NewStory, UrlKind};
+use store::{Archive, Error};
+
+use crate::support::on_both_backends;
+
+fn new(source_id: i64, path: &str, title: &str) -> NewStory {
+    NewStory {
+        source_id,
+        fetch_id: None,
+        url: format!("https://www.daily.example/{path}?utm_source=rss"),
+        lossy_url: format!("http://daily.example/{path}"),
+        canonical_url: Some(format!("https://daily.example/{path}")),
+        title: Some(title.to_owned()),
+        normalized_title: Some(title.to_lowercase()),
+        text: "Primer párrafo.\n\nSegundo párrafo.".to_owned(),
+        language: Some("es".to_owned()),
+        authors: vec!["Ana Pérez".to_owned(), "Luis Gómez".to_owned()],
+        published_at: Some(crate::at(3, 9)),
+        published_day: NaiveDate::from_ymd_opt(2026, 11, 3),
+        provenance: BTreeMap::from([
+            ("title".to_owned(), "og:title".to_owned()),
+            ("published_at".to_owned(), "json-ld:datePublished".to_owned()),
+        ]),
+        extractor_version: "test-1".to_owned(),
+    }
+}
+
+on_both_backends! {
+    async fn round_trip(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let inserted = stories::insert(archive, &new(source.id, "a", "Headline")).await.unwrap();
+        let Inserted::New(story) = inserted else { panic!("expected new: {inserted:?}") };
+        assert_eq!(story.story, new(source.id, "a", "Headline"));
+        assert_eq!(stories::get(archive, story.id).await.unwrap(), story);
+        assert_eq!(stories::by_lossy_url(archive, "http://daily.example/a").await.unwrap(), Some(story.clone()));
+        assert_eq!(stories::count(archive).await.unwrap(), 1);
+
+        let urls = stories::urls(archive, story.id).await.unwrap();
+        assert_eq!(urls.len(), 1);
+        assert_eq!((urls[0].url.as_str(), urls[0].kind), (story.story.url.as_str(), UrlKind::First));
+        assert_eq!(stories::by_url(archive, &story.story.url).await.unwrap(), Some(story));
+    }
+
+    async fn the_first_sighting_of_a_lossy_url_wins(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let first = stories::insert(archive, &new(source.id, "a", "Headline")).await.unwrap();
+        let mut later = new(source.id, "a", "Another headline");
+        later.url = "https://m.daily.example/a#comments".to_owned();
+        let again = stories::insert(archive, &later).await.unwrap();
+        assert_eq!(again, Inserted::Existing(first.story().clone()));
+        assert_eq!(stories::count(archive).await.unwrap(), 1);
+        assert_eq!(stories::urls(archive, first.story().id).await.unwrap().len(), 1);
+    }
+
+    async fn url_variants_are_recorded_once(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let story = stories::insert(archive, &new(source.id, "a", "Headline")).await.unwrap();
+        let id = story.story().id;
+        let variant = "https://m.daily.example/a#comments";
+        let (row, is_new) = stories::add_url(archive, id, variant, "http://daily.example/a", UrlKind::Variant).await.unwrap();
+        assert!(is_new);
+        assert_eq!((row.story_id, row.kind), (id, UrlKind::Variant));
+        let (again, is_new) = stories::add_url(archive, id, variant, "http://daily.example/a", UrlKind::Variant).await.unwrap();
+        assert!(!is_new);
+        assert_eq!(again, row);
+        for kind in [UrlKind::Redirect, UrlKind::Canonical, UrlKind::Title] {
+            let url = format!("https://daily.example/{}", kind.as_str());
+            stories::add_url(archive, id, &url, "http://daily.example/x", kind).await.unwrap();
+        }
+        let kinds: Vec<UrlKind> = stories::urls(archive, id).await.unwrap().iter().map(|url| url.kind).collect();
+        assert_eq!(kinds, vec![UrlKind::First, UrlKind::Variant, UrlKind::Redirect, UrlKind::Canonical, UrlKind::Title]);
+    }
+
+    async fn stories_without_metadata_round_trip(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let bare = NewStory {
+            source_id: source.id,
+            url: "http://daily.example/bare".to_owned(),
+            lossy_url: "http://daily.example/bare".to_owned(),
+            extractor_version: "test-1".to_owned(),
+            ..NewStory::default()
+        };
+        let stored = stories::insert(archive, &bare).await.unwrap();
+        assert_eq!(stored.story().story, bare);
+    }
+
+    async fn titles_match_within_a_source_and_day(archive: &Archive) {
+        let daily = crate::source(archive, "daily").await;
+        let other = crate::source(archive, "other").await;
+        let a = stories::insert(archive, &new(daily.id, "a", "Headline")).await.unwrap();
+        let b = stories::insert(archive, &new(daily.id, "b", "Headline")).await.unwrap();
+        let c = stories::insert(archive, &new(other.id, "c", "Headline")).await.unwrap();
+        let day = NaiveDate::from_ymd_opt(2026, 11, 3).unwrap();
+        let (a, b, c) = (a.story().id, b.story().id, c.story().id);
+        assert_eq!(stories::title_match(archive, daily.id, day, "headline", b).await.unwrap().map(|s| s.id), Some(a));
+        assert_eq!(stories::title_match(archive, other.id, day, "headline", c).await.unwrap(), None);
+        let next_day = day.succ_opt().unwrap();
+        assert_eq!(stories::title_match(archive, daily.id, next_day, "headline", b).await.unwrap(), None);
+    }
+
+    async fn missing_stories_are_not_found(archive: &Archive) {
+        assert!(matches!(stories::get(archive, 5).await, Err(Error::NotFound { .. })));
+        assert_eq!(stories::by_url(archive, "http://nowhere.example/").await.unwrap(), None);
+    }
+}

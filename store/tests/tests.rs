@@ -1,0 +1,40 @@
+//! Store tests, each run on SQLite and on PostgreSQL (see `support`).
+
+// The harness tells people on standard error when a PostgreSQL case checks nothing.
+#![allow(clippy::print_stderr)]
+
+mod support;
+
+// Opening archives, migrations and bad database URLs.
+mod archive;
+// Round trips and idempotent inserts, one module per repository.
+mod clusters;
+mod duplicates;
+mod feeds;
+mod fetches;
+// Exact-match merging by lossy URL and title.
+mod frontier;
+mod merge;
+mod sentences;
+mod sources;
+mod stories;
+
+use chrono::{DateTime, TimeZone, Utc};
+use store::Archive;
+use store::sources::{NewSource, Source};
+
+/// A timestamp on 2026-11-`day` at `hour`:00 UTC.
+pub(crate) fn at(day: u32, hour: u32) -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, day, hour, 0, 0).single().expect("valid test time")
+}
+
+/// Adds a source named `name` with a homepage derived from it.
+pub(crate) async fn source(archive: &Archive, name: &str) -> Source {
+    let new = NewSource {
+        name: name.to_owned(),
+        homepage: format!("https://{name}.example/"),
+        canonical_domain: format!("{name}.example"),
+        timezone: "Europe/Madrid".to_owned(),
+    };
+    store::sources::add(archive, &new).await.expect("add source").source().clone()
+}
