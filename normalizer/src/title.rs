@@ -1,0 +1,501 @@
+//! Title keys (the legacy SQL `get_normalized_title`, section 2.1) and display titles (section 2.3).
+
+use std::borrow::Cow;
+
+use icu_properties::props::GeneralCategoryGroup;
+
+use crate::fold::{self, FoldOptions, NFKC};
+use crate::html;
+
+/// A part of a separated title must be at least this many characters to stand for the whole title.
+const KEY_PART_MIN_CHARS: usize = 32;
+/// Display-title parts shorter than this are prefixes or suffixes (mcmetadata's `SHORT_TITLE_THRESHOLD`).
+const SHORT_TITLE_CHARS: usize = 20;
+/// The reference keeps the first 1023 characters (`substr(title, 0, 1024)` starts at position 0).
+const MAX_KEY_CHARS: usize = 1023;
+/// How separators are written inside a key that keeps several parts.
+const SEPARATOR: &str = " | ";
+/// Title keys that say nothing about the story.
+const PLACEHOLDER_KEYS: &[&str] = &["no title", "untitled", "home", "homepage", "home page"];
+/// Leading display-title parts that name the site's front page rather than the story.
+const HOME_WORDS: &[&str] =
+    &["home", "homepage", "inicio", "portada", "accueil", "startseite", "главная"];
+
+/// The title key for same-source dedup: two stories of one source with the same key are one story.
+///
+/// Media Cloud's legacy SQL key: tags and character references go, text is folded (NFKC, case),
+/// `:`, `|` and a dash followed by a space separate parts, punctuation and symbols go, whitespace is
+/// collapsed. If the longest part has at least 32 characters it is the key (this drops publisher
+/// prefixes and suffixes); otherwise the whole title is, parts joined by ` | `. Parts equal to the
+/// source's own name are dropped first, so `Short news | The Globe` and `Short news` meet.
+///
+/// ```text
+/// normalized_title("Mayor announces new budget plan for city schools - The Boston Globe", None)
+///     ->  "mayor announces new budget plan for city schools"
+/// normalized_title("NYT: Trump Avoids Impeachment", None)  ->  "nyt | trump avoids impeachment"
+/// ```
+pub fn normalized_title(title: &str, source_name: Option<&str>) -> String {
+    let source = source_name.map(source_key).filter(|s| !s.is_empty());
+    key_from_parts(TitleParts::new(title), source.as_deref())
+}
+
+/// The title key, or `None` when the title cannot identify a story and must never be matched on.
+///
+/// `None` for an empty key, a placeholder (`(no title)`, `Untitled`, `Home`), and a title that is only
+/// the source's own name.
+pub fn title_key(title: &str, source_name: Option<&str>) -> Option<String> {
+    let source = source_name.map(source_key).filter(|s| !s.is_empty());
+    let key = key_from_parts(TitleParts::new(title), source.as_deref());
+    let useless = key.is_empty()
+        || PLACEHOLDER_KEYS.contains(&key.as_str())
+        || source.as_deref() == Some(key.as_str());
+    (!useless).then_some(key)
+}
+
+/// The display title: the page title with the publisher's prefix or suffix removed.
+///
+/// mcmetadata's `from_html` step 5, on a title that is already text: tags stripped, references decoded,
+/// whitespace collapsed, a leading `| Home |` removed. The title is split on ` | `, ` - `, ` – `, ` — `
+/// (spaced separators); leading and trailing parts equal to the source name, and leading `Home` parts,
+/// are dropped; then the reference's length rules drop short prefixes and suffixes (parts under 20
+/// characters). A spaced colon (` : `, French typography) only separates a part equal to the source
+/// name; otherwise it stays inside the title.
+///
+/// ```text
+/// clean_title("Best laptops 2026: Premium, budget, gaming | PCWorld", None)
+///     ->  "Best laptops 2026: Premium, budget, gaming"
+/// ```
+pub fn clean_title(html_title: &str, source_name: Option<&str>) -> String {
+    let stripped = html::strip_tags(html_title);
+    let decoded = html::decode_entities(&stripped);
+    let mut cleaned = String::with_capacity(decoded.len());
+    for word in decoded.split_whitespace() {
+        if !cleaned.is_empty() {
+            cleaned.push(' ');
+        }
+        cleaned.push_str(word);
+    }
+    let cleaned = strip_home_prefix(&cleaned);
+    let mut pieces = split_display(cleaned);
+    if pieces.len() < 2 {
+        return cleaned.to_owned();
+    }
+    let source = source_name.map(compare_key).filter(|s| !s.is_empty());
+    let is_source =
+        |p: &Piece| source.as_deref().is_some_and(|s| compare_key(p.text(cleaned)) == s);
+    let mut first = 0;
+    while pieces.len() - first > 1
+        && (is_source(&pieces[first]) || is_home(pieces[first].text(cleaned)))
+    {
+        first += 1;
+    }
+    while pieces.len() - first > 1 && is_source(&pieces[pieces.len() - 1]) {
+        pieces.pop();
+    }
+    // A spaced colon joins its neighbours into one unit for the length rules.
+    let mut units: Vec<Piece> = Vec::with_capacity(pieces.len() - first);
+    for piece in pieces.into_iter().skip(first) {
+        match units.last_mut() {
+            Some(last) if piece.after_colon => last.end = piece.end,
+            _ => units.push(piece),
+        }
+    }
+    let lengths: Vec<usize> = units.iter().map(|u| u.text(cleaned).chars().count()).collect();
+    let (first, last) = kept_units(&lengths);
+    cleaned[units[first].start..units[last].end].trim().to_owned()
+}
+
+/// The key of a source name: its folded text, separators kept (the reference's `media_id = 0` case).
+fn source_key(name: &str) -> String {
+    TitleParts::new(name).text
+}
+
+/// Byte classes of ASCII for [`TitleParts::from_ascii`].
+const DROP_BYTE: u8 = 0;
+const COPY_BYTE: u8 = 1;
+const UPPER_BYTE: u8 = 2;
+const SPACE_BYTE: u8 = 3;
+const SEPARATOR_BYTE: u8 = 4;
+const DASH_BYTE: u8 = 5;
+const ASCII_CLASS: [u8; 256] = {
+    let mut table = [DROP_BYTE; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = match b as u8 {
+            b'a'..=b'z' | b'0'..=b'9' => COPY_BYTE,
+            b'A'..=b'Z' => UPPER_BYTE,
+            // The characters `char::is_whitespace` accepts in ASCII.
+            b' ' | b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r' => SPACE_BYTE,
+            b':' | b'|' => SEPARATOR_BYTE,
+            b'-' => DASH_BYTE,
+            _ => DROP_BYTE,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// Eight copies of a byte in a word, for the word-at-a-time scans below.
+const fn splat(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+/// Whether ASCII text has no `<` and no `&` either, so needs neither tag stripping nor decoding.
+fn is_plain_ascii(bytes: &[u8]) -> bool {
+    // A byte of `x` is zero exactly where `(x - 1) & !x` has its high bit set (no false positives
+    // below the first zero byte, which is all `any` needs).
+    let has_zero = |x: u64| x.wrapping_sub(splat(1)) & !x & splat(0x80) != 0;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let w = u64::from_ne_bytes([
+            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
+        ]);
+        if w & splat(0x80) != 0 || has_zero(w ^ splat(b'<')) || has_zero(w ^ splat(b'&')) {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|&b| b.is_ascii() && b != b'<' && b != b'&')
+}
+
+/// The length of the run of lower-case ASCII letters and digits at the start of ASCII text.
+fn copy_run_len(bytes: &[u8]) -> usize {
+    // For ASCII bytes `x`, `x + (0x80 - lo)` has its high bit set exactly when `x >= lo`, and no byte
+    // carries into the next; so a word holds eight range checks.
+    let at_least = |w: u64, lo: u8| w.wrapping_add(splat(0x80 - lo)) & splat(0x80);
+    let mut done = 0;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes([
+            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
+        ]);
+        let letter = at_least(w, b'a') & !at_least(w, b'z' + 1);
+        let digit = at_least(w, b'0') & !at_least(w, b'9' + 1);
+        let other = !(letter | digit) & splat(0x80);
+        if other != 0 {
+            return done + (other.trailing_zeros() / 8) as usize;
+        }
+        done += 8;
+    }
+    done + chunks
+        .remainder()
+        .iter()
+        .take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        .count()
+}
+
+/// A title folded and split: `text` holds the parts joined by [`SEPARATOR`], `ranges` where each is.
+struct TitleParts {
+    text: String,
+    ranges: Ranges,
+}
+
+/// Byte ranges of a title's parts: the first few inline, since most titles have one to three parts.
+#[derive(Default)]
+struct Ranges {
+    inline: [(usize, usize); 6],
+    len: usize,
+    more: Vec<(usize, usize)>,
+}
+
+impl Ranges {
+    fn push(&mut self, range: (usize, usize)) {
+        match self.inline.get_mut(self.len) {
+            Some(slot) => *slot = range,
+            None => self.more.push(range),
+        }
+        self.len += 1;
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn get(&self, i: usize) -> (usize, usize) {
+        self.inline.get(i).copied().unwrap_or_else(|| self.more[i - self.inline.len()])
+    }
+
+    /// Where the text of the last part ends (0 with no parts).
+    fn end(&self) -> usize {
+        self.len.checked_sub(1).map_or(0, |i| self.get(i).1)
+    }
+}
+
+impl TitleParts {
+    fn new(title: &str) -> TitleParts {
+        if is_plain_ascii(title.as_bytes()) {
+            return TitleParts::from_ascii(title);
+        }
+        let stripped = html::strip_tags(title);
+        let decoded = html::decode_entities(&stripped);
+        if decoded.is_ascii() {
+            return TitleParts::from_ascii(&decoded);
+        }
+        TitleParts::from_folded(&fold::fold_chars(&decoded, false))
+    }
+
+    /// What [`TitleParts::from_folded`] does, for ASCII text (most titles), copying runs of
+    /// lower-case letters and digits at once.
+    fn from_ascii(input: &str) -> TitleParts {
+        let bytes = input.as_bytes();
+        let mut text = String::with_capacity(bytes.len());
+        let mut ranges = Ranges::default();
+        let mut part_start = 0;
+        let mut pending_space = false;
+        let mut i = 0;
+        // In ASCII every character is one byte, separators included, so bytes count characters.
+        while i < bytes.len() && text.len() < MAX_KEY_CHARS {
+            let class = ASCII_CLASS[usize::from(bytes[i])];
+            if class == COPY_BYTE || class == UPPER_BYTE {
+                if pending_space {
+                    text.push(' ');
+                    pending_space = false;
+                }
+                if class == UPPER_BYTE {
+                    text.push(char::from(bytes[i].to_ascii_lowercase()));
+                    i += 1;
+                }
+                let run = copy_run_len(&bytes[i..]);
+                let end = i + run.min(MAX_KEY_CHARS.saturating_sub(text.len()));
+                text.push_str(&input[i..end]);
+                i = end;
+                continue;
+            }
+            let separator = class == SEPARATOR_BYTE
+                || (class == DASH_BYTE
+                    && bytes
+                        .get(i + 1)
+                        .is_some_and(|&n| ASCII_CLASS[usize::from(n)] == SPACE_BYTE));
+            if separator {
+                if text.len() > part_start {
+                    ranges.push((part_start, text.len()));
+                    text.push_str(SEPARATOR);
+                    part_start = text.len();
+                }
+                pending_space = false;
+            } else if class == SPACE_BYTE {
+                pending_space = text.len() > part_start;
+            }
+            i += 1;
+        }
+        if text.len() > part_start {
+            ranges.push((part_start, text.len()));
+        }
+        text.truncate(ranges.end());
+        TitleParts { text, ranges }
+    }
+
+    /// Splits folded text into parts, dropping punctuation and symbols and collapsing whitespace.
+    fn from_folded(folded: &str) -> TitleParts {
+        let mut text = String::with_capacity(folded.len());
+        let mut ranges = Ranges::default();
+        let mut part_start = 0;
+        let mut pending_space = false;
+        // Whether the last character was kept; a combining mark is kept only on a kept base.
+        let mut attached = false;
+        // Whether a character was dropped inside the current part, which can denormalise it.
+        let mut dropped = false;
+        let mut emitted = 0;
+        let mut chars = folded.chars().peekable();
+        while let Some(c) = chars.next() {
+            if emitted >= MAX_KEY_CHARS {
+                dropped = true;
+                break;
+            }
+            let separator = match c {
+                ':' | '|' => true,
+                '-' | '\u{2013}' | '\u{2014}' => chars.peek().is_some_and(|n| n.is_whitespace()),
+                _ => false,
+            };
+            let keep = if c.is_ascii() {
+                c.is_ascii_alphanumeric()
+            } else {
+                let category = fold::general_category(c);
+                if GeneralCategoryGroup::Mark.contains(category) {
+                    attached
+                } else {
+                    GeneralCategoryGroup::Letter.contains(category)
+                        || GeneralCategoryGroup::Number.contains(category)
+                }
+            };
+            attached = keep;
+            if separator {
+                if close_part(&mut text, part_start, dropped) {
+                    ranges.push((part_start, text.len()));
+                    text.push_str(SEPARATOR);
+                    emitted += SEPARATOR.len();
+                    part_start = text.len();
+                }
+                pending_space = false;
+                dropped = false;
+            } else if c.is_whitespace() {
+                pending_space = text.len() > part_start;
+            } else if keep {
+                if pending_space {
+                    text.push(' ');
+                    emitted += 1;
+                    pending_space = false;
+                }
+                text.push(c);
+                emitted += 1;
+            } else {
+                // Punctuation, a symbol or a control character.
+                dropped = true;
+            }
+        }
+        if close_part(&mut text, part_start, dropped) {
+            ranges.push((part_start, text.len()));
+        }
+        text.truncate(ranges.end());
+        TitleParts { text, ranges }
+    }
+
+    fn part(&self, i: usize) -> &str {
+        let (a, b) = self.ranges.get(i);
+        &self.text[a..b]
+    }
+}
+
+/// Ends the part that starts at `start`; returns whether it has any text.
+///
+/// Dropping punctuation can leave text that is no longer normalised (two marks to reorder, Hangul jamo
+/// to compose), so a non-ASCII part that lost characters is normalised again; this keeps the key a
+/// fixed point.
+fn close_part(text: &mut String, start: usize, dropped: bool) -> bool {
+    if text.len() == start {
+        return false;
+    }
+    let part = &text[start..];
+    if dropped
+        && !part.is_ascii()
+        && let Cow::Owned(normalized) = NFKC.normalize(part)
+    {
+        text.truncate(start);
+        text.push_str(&normalized);
+    }
+    true
+}
+
+fn key_from_parts(mut parts: TitleParts, source: Option<&str>) -> String {
+    if let Some(source) = source
+        && parts.ranges.len() > 1
+        && (0..parts.ranges.len()).any(|i| parts.part(i) == source)
+    {
+        let kept: Vec<&str> =
+            (0..parts.ranges.len()).map(|i| parts.part(i)).filter(|p| *p != source).collect();
+        if kept.is_empty() {
+            return source.to_owned();
+        }
+        parts = TitleParts::new(&kept.join(SEPARATOR));
+    }
+    if parts.ranges.len() < 2 {
+        return parts.text;
+    }
+    let mut longest = 0;
+    let mut longest_chars = 0;
+    for i in 0..parts.ranges.len() {
+        let n = parts.part(i).chars().count();
+        if n > longest_chars {
+            longest = i;
+            longest_chars = n;
+        }
+    }
+    if longest_chars < KEY_PART_MIN_CHARS || source == Some(parts.part(longest)) {
+        return parts.text;
+    }
+    let (a, b) = parts.ranges.get(longest);
+    parts.text.truncate(b);
+    parts.text.drain(..a);
+    parts.text
+}
+
+/// One piece of a display title: a byte range of the cleaned title, and whether a ` : ` precedes it.
+#[derive(Debug, Clone, Copy)]
+struct Piece {
+    start: usize,
+    end: usize,
+    after_colon: bool,
+}
+
+impl Piece {
+    fn text(self, title: &str) -> &str {
+        &title[self.start..self.end]
+    }
+}
+
+/// Splits on a single separator character with a space on both sides, left to right.
+fn split_display(title: &str) -> Vec<Piece> {
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    let mut after_colon = false;
+    let mut search = 0;
+    while let Some(found) = title[search..].find(' ') {
+        let space = search + found;
+        let mut next = title[space + 1..].chars();
+        let sep = next.next();
+        let is_sep = matches!(sep, Some(':' | '|' | '-' | '\u{2013}' | '\u{2014}'))
+            && next.next() == Some(' ');
+        if !is_sep {
+            search = space + 1;
+            continue;
+        }
+        let sep = sep.unwrap_or(' ');
+        pieces.push(Piece { start, end: space, after_colon });
+        after_colon = sep == ':';
+        start = space + 2 + sep.len_utf8();
+        search = start;
+    }
+    pieces.push(Piece { start, end: title.len(), after_colon });
+    pieces
+}
+
+/// The first and last unit kept by mcmetadata's length rules.
+fn kept_units(lengths: &[usize]) -> (usize, usize) {
+    let short = |i: usize| lengths[i] < SHORT_TITLE_CHARS;
+    let n = lengths.len();
+    match n {
+        0 | 1 => (0, 0),
+        // One prefix or suffix: both short means a suffixed title; a long second part means a prefix.
+        2 if short(0) && !short(1) => (1, 1),
+        2 => (0, 0),
+        // Several parts: media-name suffixes are more common than prefixes, so a short first part
+        // costs only the last part; otherwise trailing short parts go, unless none is short.
+        _ if short(0) => (0, n - 2),
+        _ => {
+            let mut last = n - 1;
+            while last > 0 && short(last) {
+                last -= 1;
+            }
+            if last == n - 1 { (0, 0) } else { (0, last) }
+        }
+    }
+}
+
+/// Removes a leading `^\W+home\W+` (any case): `| Home | Story` is `Story`.
+fn strip_home_prefix(title: &str) -> &str {
+    let non_word = |c: char| !(c.is_alphanumeric() || c == '_');
+    let after_lead = title.trim_start_matches(non_word);
+    if after_lead.len() == title.len() {
+        return title;
+    }
+    let Some(word) = after_lead.get(..4).filter(|w| w.eq_ignore_ascii_case("home")) else {
+        return title;
+    };
+    let rest = &after_lead[word.len()..];
+    let after = rest.trim_start_matches(non_word);
+    if after.len() == rest.len() { title } else { after }
+}
+
+/// Letters and digits only, folded without diacritics: how parts are compared with a source name.
+fn compare_key(text: &str) -> String {
+    fold::fold_text(text, FoldOptions { diacritics: true })
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .collect()
+}
+
+fn is_home(part: &str) -> bool {
+    HOME_WORDS.contains(&compare_key(part).as_str())
+}
+
+#[cfg(test)]
+mod tests;
