@@ -1,0 +1,53 @@
+//! Runs the `morgue` binary the way people do, in a temporary working directory.
+
+mod archive;
+// `morgue normalize`: line-for-line batch behaviour.
+mod normalize;
+// Architecture invariants checked over the source tree.
+mod tidy;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// `morgue ARGS` in `dir`, with the environment cleared of our own variables.
+pub(crate) fn morgue(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_morgue"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("MORGUE_DATABASE_URL")
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run morgue")
+}
+
+/// `morgue ARGS` in a temporary directory, with `input` on standard input.
+pub(crate) fn morgue_with_stdin(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morgue"))
+        .args(args)
+        .current_dir(dir.path())
+        .env_remove("MORGUE_DATABASE_URL")
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run morgue");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    // Write from another thread so a large output cannot deadlock against a large input.
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let output = child.wait_with_output().expect("wait for morgue");
+    writer.join().expect("writer thread").expect("write stdin");
+    output
+}
+
+pub(crate) fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+pub(crate) fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
