@@ -1,0 +1,394 @@
+//! HTML in, article fields out: main text as paragraphs plus metadata, each field with its provenance.
+//!
+//! [`extract`] takes the raw bytes of a fetched page and a [`Context`] (URL, `Content-Type` header,
+//! a publication date from a feed or sitemap, and "now"), and returns an [`Extracted`]. It never fails
+//! and never panics: messy input gives fewer fields and more [`Warning`]s, and [`Quality`] says whether
+//! the text is worth storing as a story (video pages, paywalls and script-only pages come out as
+//! [`Quality::TooShort`] or [`Quality::Empty`], binary data as [`Quality::NotHtml`]).
+//! Every metadata value is a [`Field`]: the value and the tag or rule that produced it
+//! (`json-ld:datePublished`, `og:title`, `h1`, `text:byline`, `lingua`...).
+//!
+//! The pipeline, one module per step:
+//! - [`charset`]: BOM, header, `<meta charset>` prescan, then `chardetng` detection.
+//! - `prepare` (here): inputs over [`MAX_INPUT_BYTES`] are cut, script and style bodies dropped,
+//!   tags nested deeper than [`MAX_DEPTH`] removed, so parsing stays linear and bounded.
+//! - `dom`: one `html5ever` parse (through `scraper`), flattened iteratively into elements and text blocks.
+//! - `content`: boilerplate marks, a readability-style container choice, a climb to the ancestor
+//!   with the most net prose, and block filtering.
+//! - `meta`: title, dates, authors, canonical URL, site name, description and lead image from
+//!   JSON-LD, Open Graph and other `<meta>` tags, `<time>` and the URL; [`dates`] parses and
+//!   bounds dates, and the date shown by the headline is preferred (see [`extract`]).
+//! - `language`: `lingua` over the explicit list [`LANGUAGES`], combined with `<html lang>` as
+//!   Media Cloud does.
+//! - `title`: [`clean_title`], which delegates to `normalizer::clean_title`.
+//! - [`sentences`]: the pure part of per-source, per-week repeated-sentence removal.
+//!
+//! The crate does no I/O and never reads the clock. It sits between `crawler` (which hands over raw
+//! bytes) and `store` (which keeps the fields and the sentence index); it uses `normalizer` for
+//! titles, and `cli` wires the stages together. Quality and speed are measured by
+//! `examples/eval.rs` and `examples/bench.rs` (see `benches/compare.sh`).
+//!
+//! ```ignore
+//! let ctx = extractor::Context { url: Some("https://news.example/2024/05/01/story"), ..extractor::Context::new(now) };
+//! let extracted = extractor::extract(&body, &ctx);
+//! if extracted.quality == extractor::Quality::Ok {
+//!     println!("{}: {}", extracted.title.map(|t| t.value).unwrap_or_default(), extracted.text);
+//! }
+//! ```
+
+pub mod charset;
+mod content;
+pub mod dates;
+mod dom;
+mod language;
+mod meta;
+pub mod sentences;
+mod title;
+
+use chrono::{DateTime, FixedOffset, Utc};
+
+pub use language::LANGUAGES;
+pub use title::clean_title;
+
+/// Inputs beyond the bytes themselves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Context<'a> {
+    /// The final URL of the page (after redirects), used for URL dates, relative links and charset hints.
+    pub url: Option<&'a str>,
+    /// The HTTP `Content-Type` header, if any.
+    pub content_type: Option<&'a str>,
+    /// A publication time from the feed or sitemap that listed the page.
+    pub hint_published: Option<DateTime<Utc>>,
+    /// The time of the fetch: dates more than [`dates::FUTURE_TOLERANCE_HOURS`] after it are rejected.
+    pub now: DateTime<Utc>,
+}
+
+impl<'a> Context<'a> {
+    /// A context with only "now" set.
+    pub fn new(now: DateTime<Utc>) -> Self {
+        Context { url: None, content_type: None, hint_published: None, now }
+    }
+}
+
+/// A value with the tag or rule that produced it, e.g. `json-ld:datePublished` or `meta:og:title`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field<T> {
+    pub value: T,
+    pub provenance: &'static str,
+}
+
+impl<T> Field<T> {
+    fn new(value: T, provenance: &'static str) -> Self {
+        Field { value, provenance }
+    }
+}
+
+/// Whether the extracted text is a story worth storing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quality {
+    /// The main text has at least [`MIN_TEXT_CHARS`] characters.
+    Ok,
+    /// Some text, but less than [`MIN_TEXT_CHARS`] characters (video pages, paywalls, teasers).
+    TooShort,
+    /// No main text at all (script-only pages, empty documents).
+    Empty,
+    /// The bytes do not look like HTML (binary data, JSON, images).
+    NotHtml,
+}
+
+/// Media Cloud's minimum content length: shorter extractions are not stories.
+pub const MIN_TEXT_CHARS: usize = 200;
+
+/// Inputs larger than this are cut before parsing, with a [`Warning::Truncated`].
+pub const MAX_INPUT_BYTES: usize = 8 << 20;
+
+/// Something doubtful met during extraction; the result is still usable.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Warning {
+    /// The input was longer than [`MAX_INPUT_BYTES`] and only its start was processed.
+    Truncated { original_bytes: usize, kept_bytes: usize },
+    /// The declared charset did not fit the bytes; another encoding was used.
+    CharsetMismatch { declared: &'static str, used: &'static str },
+    /// The bytes had sequences invalid in the encoding used; they became U+FFFD.
+    MalformedBytes { encoding: &'static str },
+    /// The bytes look binary rather than HTML.
+    NotHtml,
+    /// A date was found but rejected (impossible, before 1990 or in the future).
+    DateRejected { provenance: &'static str, value: String },
+    /// A JSON-LD block could not be parsed.
+    BadJsonLd,
+    /// The page's markup is nested deeper than [`MAX_DEPTH`] and the excess was flattened.
+    DeepNesting,
+    /// A tag longer than [`MAX_TAG_BYTES`] lost its attributes.
+    OversizedTag,
+}
+
+/// Tags longer than this lose their attributes before parsing.
+pub const MAX_TAG_BYTES: usize = 64 << 10;
+
+/// Nesting depth past which tags are dropped before parsing (their text is kept).
+pub const MAX_DEPTH: usize = 512;
+
+/// Everything extracted from one page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extracted {
+    pub title: Option<Field<String>>,
+    /// The publication time, with the offset the page wrote (so its calendar day is the page's own).
+    pub published: Option<Field<DateTime<FixedOffset>>>,
+    pub modified: Option<Field<DateTime<FixedOffset>>>,
+    pub authors: Vec<Field<String>>,
+    /// A lower-case language code such as `en` or `pt-br`.
+    pub language: Option<Field<String>>,
+    pub canonical_url: Option<Field<String>>,
+    pub site_name: Option<Field<String>>,
+    pub description: Option<Field<String>>,
+    pub image: Option<Field<String>>,
+    /// The main text: paragraphs joined by a blank line.
+    pub text: String,
+    pub paragraphs: Vec<String>,
+    /// The encoding the bytes were decoded with.
+    pub encoding: Field<&'static str>,
+    pub quality: Quality,
+    pub warnings: Vec<Warning>,
+}
+
+/// Extracts main text and metadata from a page's raw bytes. Never panics, never fails.
+///
+/// Publication date: the metadata order is in the `meta` module (JSON-LD, `<meta>` tags, `<time>`,
+/// URL, feed hint); a date written in a short line by the headline then replaces it, because pages
+/// often carry template or first-draft dates in their tags, except that an "Updated ..." line only
+/// stands in for a publication date the metadata lacks. Last resorts are a short date line
+/// anywhere and the modification time.
+pub fn extract(raw: &[u8], ctx: &Context<'_>) -> Extracted {
+    let mut warnings = Vec::new();
+    let raw = if raw.len() > MAX_INPUT_BYTES {
+        warnings
+            .push(Warning::Truncated { original_bytes: raw.len(), kept_bytes: MAX_INPUT_BYTES });
+        &raw[..MAX_INPUT_BYTES]
+    } else {
+        raw
+    };
+    let tld = ctx.url.and_then(tld_of);
+    let decoded = charset::decode(raw, ctx.content_type, tld, &mut warnings);
+    let encoding = Field::new(decoded.encoding, decoded.provenance);
+    if looks_binary(&decoded.text) {
+        warnings.push(Warning::NotHtml);
+        return Extracted::empty(encoding, Quality::NotHtml, warnings);
+    }
+    let html_text = prepare(&decoded.text, &mut warnings);
+    let html = scraper::Html::parse_document(&html_text);
+    let mut page_meta = meta::collect(&html, ctx, &mut warnings);
+    let dom = dom::flatten(&html);
+    let main = content::main_text(&dom, page_meta.title.as_ref().map(|t| t.value.as_str()));
+    // The date shown by the headline beats the metadata (pages often carry template or
+    // first-draft dates in their tags), except that an "Updated ..." line only stands in for a
+    // publication date the metadata lacks.
+    if let Some((date, update)) = dates::visible(&dom, main.first_block)
+        && dates::plausible(&date, ctx.now)
+        && (!update || page_meta.published.is_none())
+    {
+        page_meta.published =
+            Some(Field::new(date, if update { "text:updated" } else { "text:byline" }));
+    }
+    // Last resorts: a short date line anywhere on the page, then the modification time (a page
+    // was published no later than its last change).
+    if page_meta.published.is_none() {
+        page_meta.published = dates::anywhere(&dom)
+            .filter(|d| dates::plausible(d, ctx.now))
+            .map(|d| Field::new(d, "text:anywhere"))
+            .or_else(|| page_meta.modified.clone().map(|m| Field::new(m.value, "modified")));
+    }
+    let mut paragraphs = main.paragraphs;
+    if paragraphs.is_empty()
+        && let Some(body) = &page_meta.article_body
+    {
+        paragraphs =
+            body.split('\n').map(str::trim).filter(|p| !p.is_empty()).map(String::from).collect();
+    }
+    let text = paragraphs.join("\n\n");
+    let chars = text.chars().count();
+    let quality = match chars {
+        0 => Quality::Empty,
+        c if c < MIN_TEXT_CHARS => Quality::TooShort,
+        _ => Quality::Ok,
+    };
+    let language = language::decide(page_meta.declared_language.as_ref(), &text);
+    Extracted {
+        title: page_meta.title,
+        published: page_meta.published,
+        modified: page_meta.modified,
+        authors: page_meta.authors,
+        language,
+        canonical_url: page_meta.canonical_url,
+        site_name: page_meta.site_name,
+        description: page_meta.description,
+        image: page_meta.image,
+        text,
+        paragraphs,
+        encoding,
+        quality,
+        warnings,
+    }
+}
+
+impl Extracted {
+    fn empty(encoding: Field<&'static str>, quality: Quality, warnings: Vec<Warning>) -> Self {
+        Extracted {
+            title: None,
+            published: None,
+            modified: None,
+            authors: Vec::new(),
+            language: None,
+            canonical_url: None,
+            site_name: None,
+            description: None,
+            image: None,
+            text: String::new(),
+            paragraphs: Vec::new(),
+            encoding,
+            quality,
+            warnings,
+        }
+    }
+}
+
+/// The top-level domain of a URL, as `chardetng` wants it.
+fn tld_of(url: &str) -> Option<&[u8]> {
+    let host = url.split("://").nth(1)?.split(['/', '?', '#', ':']).next()?;
+    let tld = host.rsplit('.').next()?;
+    (!tld.is_empty() && tld.is_ascii()).then_some(tld.as_bytes())
+}
+
+/// Whether decoded text is binary data rather than markup: many control characters, or no `<` at all.
+fn looks_binary(text: &str) -> bool {
+    let sample: Vec<char> = text.chars().take(4096).collect();
+    if sample.is_empty() {
+        return false;
+    }
+    let control = sample
+        .iter()
+        .filter(|&&c| (c < ' ' && !matches!(c, '\n' | '\r' | '\t' | '\x0c')) || c == '\u{fffd}')
+        .count();
+    control * 10 > sample.len() || !sample.contains(&'<')
+}
+
+/// Prepares the text for parsing: drops script and style bodies, and start and end tags nested
+/// deeper than [`MAX_DEPTH`], so parsing stays linear.
+///
+/// The HTML tree builder checks element scopes by walking its stack of open elements, which makes
+/// pathological nesting quadratic; real articles never nest this deep. The scan is a cheap
+/// approximation of tokenization (tags, comments, void elements), good enough to bound the depth.
+fn prepare<'t>(text: &'t str, warnings: &mut Vec<Warning>) -> std::borrow::Cow<'t, str> {
+    const VOID: &[&[u8]] = &[
+        b"area", b"base", b"br", b"col", b"embed", b"hr", b"img", b"input", b"link", b"meta",
+        b"param", b"source", b"track", b"wbr",
+    ];
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut deep = false;
+    let mut out: Option<String> = None;
+    let mut copied = 0usize;
+    let mut i = 0usize;
+    // The next `>` at or after the current `<`: cached, so runs of `<` without `>` stay linear.
+    let mut next_gt = 0usize;
+    while let Some(offset) = memchr_lt(&bytes[i..]) {
+        let start = i + offset;
+        if next_gt <= start {
+            let Some(close) = bytes[start..].iter().position(|&b| b == b'>') else { break };
+            next_gt = start + close;
+        }
+        let end = next_gt + 1;
+        let tag = &bytes[start + 1..end - 1];
+        let (closing, name_start) = match tag.first() {
+            Some(b'/') => (true, 1),
+            Some(c) if c.is_ascii_alphabetic() => (false, 0),
+            _ => {
+                i = start + 1;
+                continue;
+            }
+        };
+        let name_end = tag[name_start..]
+            .iter()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .map_or(tag.len(), |p| p + name_start);
+        // Tag names that matter here are short; longer ones are compared as empty.
+        let raw_name = &tag[name_start..name_end];
+        let mut lower = [0u8; 10];
+        let name: &[u8] = if raw_name.len() <= lower.len() {
+            for (to, from) in lower.iter_mut().zip(raw_name) {
+                *to = from.to_ascii_lowercase();
+            }
+            &lower[..raw_name.len()]
+        } else {
+            b""
+        };
+        let raw_text_end: Option<&[u8]> = match name {
+            b"script" => Some(b"</script"),
+            b"style" => Some(b"</style"),
+            b"textarea" => Some(b"</textarea"),
+            b"title" => Some(b"</title"),
+            _ => None,
+        };
+        if let Some(closing_tag) = raw_text_end
+            && !closing
+        {
+            // Raw text: jump past its end tag. Script and style bodies are dropped (JSON-LD kept):
+            // they are often half of a page's bytes and the tree builder would copy them for nothing.
+            let rest = &bytes[end..];
+            let skip = charset::find_ci(rest, closing_tag).unwrap_or(rest.len());
+            let keep = name == b"title"
+                || name == b"textarea"
+                || charset::find_ci(tag, b"ld+json").is_some();
+            if !keep && skip > 0 {
+                let buffer = out.get_or_insert_with(|| String::with_capacity(text.len()));
+                buffer.push_str(&text[copied..end]);
+                copied = end + skip;
+            }
+            i = end + skip;
+            continue;
+        }
+        let self_closing = tag.last() == Some(&b'/') || VOID.contains(&name);
+        let drop = if closing {
+            let drop = depth > MAX_DEPTH;
+            depth = depth.saturating_sub(1);
+            drop
+        } else if self_closing {
+            false
+        } else {
+            depth += 1;
+            depth > MAX_DEPTH
+        };
+        if drop {
+            deep = true;
+            let buffer = out.get_or_insert_with(|| String::with_capacity(text.len()));
+            buffer.push_str(&text[copied..start]);
+            copied = end;
+        } else if tag.len() > MAX_TAG_BYTES && name_end > name_start {
+            // Thousands of attributes make the tree builder quadratic; the element keeps its name.
+            let buffer = out.get_or_insert_with(|| String::with_capacity(text.len()));
+            buffer.push_str(&text[copied..start + 1 + name_end]);
+            buffer.push('>');
+            copied = end;
+            warnings.push(Warning::OversizedTag);
+        }
+        i = end;
+    }
+    match out {
+        Some(mut buffer) => {
+            buffer.push_str(&text[copied..]);
+            if deep {
+                warnings.push(Warning::DeepNesting);
+            }
+            std::borrow::Cow::Owned(buffer)
+        }
+        None => std::borrow::Cow::Borrowed(text),
+    }
+}
+
+/// Position of the next `<`.
+fn memchr_lt(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'<')
+}
+
+#[cfg(test)]
+mod tests;

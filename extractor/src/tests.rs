@@ -1,0 +1,267 @@
+//! End-to-end tests of `extract` on small pages and hostile inputs.
+
+use chrono::{TimeZone, Utc};
+use proptest::prelude::*;
+
+use crate::{Context, Extracted, Quality, Warning, extract};
+
+fn now() -> chrono::DateTime<Utc> {
+    Utc.with_ymd_and_hms(2025, 6, 1, 12, 0, 0).unwrap()
+}
+
+fn run(html: &str) -> Extracted {
+    let ctx =
+        Context { url: Some("https://news.example/2025/05/20/storm-story"), ..Context::new(now()) };
+    extract(html.as_bytes(), &ctx)
+}
+
+/// A stable rendering: one field per line, then the paragraphs.
+fn render(e: &Extracted) -> String {
+    let field = |name: &str, f: Option<(String, &str)>| match f {
+        Some((v, p)) => format!("{name}: {v} [{p}]\n"),
+        None => format!("{name}: -\n"),
+    };
+    let mut out = String::new();
+    out += &field("title", e.title.as_ref().map(|f| (f.value.clone(), f.provenance)));
+    out += &field("published", e.published.as_ref().map(|f| (f.value.to_rfc3339(), f.provenance)));
+    out += &field("modified", e.modified.as_ref().map(|f| (f.value.to_rfc3339(), f.provenance)));
+    let authors: Vec<String> =
+        e.authors.iter().map(|a| format!("{} [{}]", a.value, a.provenance)).collect();
+    out += &format!("authors: {}\n", authors.join(", "));
+    out += &field("canonical", e.canonical_url.as_ref().map(|f| (f.value.clone(), f.provenance)));
+    out += &field("site", e.site_name.as_ref().map(|f| (f.value.clone(), f.provenance)));
+    out += &field("image", e.image.as_ref().map(|f| (f.value.clone(), f.provenance)));
+    out += &format!("quality: {:?}\n", e.quality);
+    for p in &e.paragraphs {
+        out += &format!("| {p}\n");
+    }
+    out
+}
+
+const ARTICLE: &str = r##"<!doctype html><html lang="en"><head>
+<meta charset="utf-8"><title>Storm hits the coast | Daily Planet</title>
+<meta property="og:site_name" content="Daily Planet">
+<meta property="og:image" content="/img/storm.jpg">
+<link rel="canonical" href="/2025/05/20/storm-story">
+<script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+ {"@type":"WebPage","datePublished":"2020-01-01"},
+ {"@type":"NewsArticle","headline":"Storm hits the coast","datePublished":"2025-05-20T08:30:00-04:00",
+  "dateModified":"2025-05-21T10:00:00Z","author":[{"@type":"Person","name":"Lois Lane"},{"name":"Jimmy Olsen"}]}]}</script>
+<script>var junk = "<p>not text</p>";</script><style>p { color: red }</style>
+</head><body>
+<header><nav><a href="/">Home</a> <a href="/world">World</a> <a href="/sport">Sport</a></nav></header>
+<div class="cookie-banner">We use cookies to improve your experience on our website, please accept them all now.</div>
+<main><article>
+<h1>Storm hits the coast</h1>
+<p>A powerful storm hit the coast on Tuesday, bringing heavy rain, strong winds and flooding to several towns.</p>
+<p>Officials said thousands of homes lost power, and emergency crews worked through the night to clear roads.</p>
+<h2>What comes next</h2>
+<p>Forecasters expect the weather to calm by the weekend, although more rain is likely in the north.</p>
+<div class="share-bar"><a href="#">Share on Facebook</a> <a href="#">Share on X</a></div>
+</article>
+<aside class="related"><h3>Related stories</h3><ul><li><a href="/a">Another storm story that is long enough</a></li></ul></aside>
+</main>
+<footer><p>Copyright 2025 Daily Planet. All rights reserved. Contact us at the newsroom for corrections.</p></footer>
+</body></html>"##;
+
+#[test]
+fn article_with_furniture() {
+    let rendered = render(&run(ARTICLE));
+    let expected = "\
+title: Storm hits the coast [h1]
+published: 2025-05-20T08:30:00-04:00 [json-ld:datePublished]
+modified: 2025-05-21T10:00:00+00:00 [json-ld:dateModified]
+authors: Lois Lane [json-ld:author], Jimmy Olsen [json-ld:author]
+canonical: https://news.example/2025/05/20/storm-story [link:canonical]
+site: Daily Planet [og:site_name]
+image: https://news.example/img/storm.jpg [og:image]
+quality: Ok
+| A powerful storm hit the coast on Tuesday, bringing heavy rain, strong winds and flooding to several towns.
+| Officials said thousands of homes lost power, and emergency crews worked through the night to clear roads.
+| What comes next
+| Forecasters expect the weather to calm by the weekend, although more rain is likely in the north.
+";
+    assert_eq!(rendered, expected, "\n{rendered}");
+}
+
+#[test]
+fn language_combines_declaration_and_detection() {
+    let e = run(ARTICLE);
+    let language = e.language.expect("a language");
+    assert_eq!((language.value.as_str(), language.provenance), ("en", "declared+function-words"));
+    // A wrong CMS default loses to the detector.
+    let spanish = "<html lang=\"en\"><body><p>El gobierno anunció hoy nuevas medidas para reducir el precio de la \
+        electricidad en todo el país, según informaron fuentes oficiales.</p></body></html>";
+    assert_eq!(run(spanish).language.map(|l| l.value).as_deref(), Some("es"));
+    // A more specific declaration wins over the same detected language.
+    let brazil = "<html lang=\"pt-BR\"><body><p>O governo anunciou hoje novas medidas para reduzir o preço da \
+        eletricidade em todo o país, segundo fontes oficiais do ministério.</p></body></html>";
+    assert_eq!(run(brazil).language.map(|l| l.value).as_deref(), Some("pt-br"));
+}
+
+#[test]
+fn dates_from_meta_url_and_rejection() {
+    let html = r#"<html><head><meta property="article:published_time" content="2031-01-01T00:00:00Z"></head>
+        <body><p>Short.</p></body></html>"#;
+    let e = run(html);
+    let published = e.published.expect("the URL date");
+    assert_eq!(
+        (published.value.to_rfc3339().as_str(), published.provenance),
+        ("2025-05-20T00:00:00+00:00", "url")
+    );
+    assert!(
+        e.warnings.iter().any(|w| matches!(w, Warning::DateRejected { .. })),
+        "{:?}",
+        e.warnings
+    );
+    assert_eq!(e.quality, Quality::TooShort);
+
+    let ctx = Context {
+        hint_published: Some(Utc.with_ymd_and_hms(2025, 5, 1, 9, 0, 0).unwrap()),
+        ..Context::new(now())
+    };
+    let e = extract(b"<html><body><p>No date here.</p></body></html>", &ctx);
+    assert_eq!(e.published.map(|p| p.provenance), Some("hint"));
+}
+
+#[test]
+fn visible_date_near_headline() {
+    let page = |line: &str| {
+        format!(
+            r#"<html><head><meta property="article:published_time" content="2015-04-06T10:00:00Z"></head><body>
+            <h1>A guide to gardening in small spaces</h1><div class="meta">{line}</div>
+            <p>Gardening in small spaces takes planning, patience and a few good containers on the balcony.</p>
+            <p>Start with herbs, which grow quickly and forgive mistakes, then move on to tomatoes and beans.</p>
+            </body></html>"#
+        )
+    };
+    let date = |line: &str| {
+        let published = run(&page(line)).published.expect("a date");
+        (published.value.date_naive().to_string(), published.provenance)
+    };
+    assert_eq!(date("By Ann Lee | May 12, 2025"), ("2025-05-12".to_owned(), "text:byline"));
+    // An update line does not replace the publication date of the metadata.
+    assert_eq!(date("Updated May 12, 2025"), ("2015-04-06".to_owned(), "article:published_time"));
+}
+
+#[test]
+fn short_and_empty_pages_are_flagged() {
+    assert_eq!(run("").quality, Quality::Empty);
+    assert_eq!(run("<html><body><script>render()</script></body></html>").quality, Quality::Empty);
+    assert_eq!(
+        run("<html><body><p>Subscribe to read this article.</p></body></html>").quality,
+        Quality::TooShort
+    );
+    let binary: Vec<u8> = (0..5000u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+    let e = extract(&binary, &Context::new(now()));
+    assert_eq!(e.quality, Quality::NotHtml);
+}
+
+#[test]
+fn json_ld_article_body_is_the_fallback() {
+    let html = r#"<html><head><script type="application/ld+json">{"@type":"NewsArticle",
+        "articleBody":"First paragraph of the body.\nSecond paragraph of the body."}</script></head>
+        <body><div id="app"></div></body></html>"#;
+    assert_eq!(
+        run(html).paragraphs,
+        ["First paragraph of the body.", "Second paragraph of the body."]
+    );
+}
+
+#[test]
+fn truncated_html_still_gives_text() {
+    let cut = &ARTICLE[..ARTICLE.find("What comes next").unwrap() + 4];
+    let e = run(cut);
+    assert!(e.text.contains("Officials said thousands of homes lost power"), "{}", e.text);
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let depth = 100_000;
+    let mut html = String::with_capacity(depth * 11 + 100);
+    html.push_str("<html><body>");
+    for _ in 0..depth {
+        html.push_str("<div>");
+    }
+    html.push_str(
+        "<p>Deep text that is long enough to be a paragraph of an article, with commas, too.</p>",
+    );
+    for _ in 0..depth {
+        html.push_str("</div>");
+    }
+    let started = std::time::Instant::now();
+    let e = run(&html);
+    assert!(e.warnings.contains(&Warning::DeepNesting));
+    assert!(e.text.contains("Deep text"), "{}", e.text);
+    assert!(started.elapsed().as_secs() < 20, "took {:?}", started.elapsed());
+    // Unclosed nesting, and nesting of inline tags.
+    let unclosed = "<span><b>".repeat(50_000) + "text";
+    let _ = run(&unclosed);
+}
+
+#[test]
+fn pathological_markup_stays_fast() {
+    let started = std::time::Instant::now();
+    let attributes: Vec<String> = (0..100_000).map(|i| format!("a{i}=\"{i}\"")).collect();
+    let e = run(&format!("<div {}>hi</div>", attributes.join(" ")));
+    assert!(e.warnings.contains(&Warning::OversizedTag));
+    let _ = run(&("<".repeat(1_000_000) + ">"));
+    // Oversized tags beyond the depth limit, and oversized closing tags.
+    let long = format!("<div {}>", "a=1 ".repeat(20_000));
+    let _ = run(&(long.repeat(600)
+        + "text"
+        + &format!("</div {}>", "b=2 ".repeat(20_000)).repeat(600)));
+    let _ = run(&"<!--".repeat(200_000));
+    let _ = run(&"<script>".repeat(100_000));
+    let _ = run(&("<table>".repeat(20_000) + &"<td>x".repeat(20_000)));
+    assert!(started.elapsed().as_secs() < 30, "took {:?}", started.elapsed());
+}
+
+#[test]
+fn huge_input_is_capped() {
+    let mut html = String::from("<html><body>");
+    let paragraph =
+        "<p>A long paragraph of filler text, repeated to make a very large page indeed.</p>\n";
+    while html.len() < 50 << 20 {
+        html.push_str(paragraph);
+    }
+    let e = run(&html);
+    assert!(e.warnings.iter().any(|w| matches!(w, Warning::Truncated { .. })));
+    assert!(e.text.len() <= crate::MAX_INPUT_BYTES);
+}
+
+#[test]
+fn wrong_declared_charset() {
+    let page = "<html><head><meta charset=\"utf-8\"></head><body><p>Le café était très fréquenté, \
+        à Paris comme à Lyon, pendant tout l'été dernier.</p></body></html>";
+    let latin1: Vec<u8> = page.chars().map(|c| c as u32 as u8).collect();
+    let e = extract(&latin1, &Context::new(now()));
+    assert!(e.text.contains("café était très fréquenté"), "{}", e.text);
+    assert!(e.warnings.iter().any(|w| matches!(w, Warning::CharsetMismatch { .. })));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn never_panics_on_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..4000)) {
+        let _ = extract(&bytes, &Context::new(now()));
+    }
+
+    #[test]
+    fn never_panics_on_tag_soup(parts in proptest::collection::vec(
+        prop_oneof![
+            Just("<div>".to_owned()), Just("</div>".to_owned()), Just("<p>".to_owned()), Just("</p>".to_owned()),
+            Just("<a href=x>".to_owned()), Just("</a>".to_owned()), Just("<br>".to_owned()), Just("<script>".to_owned()),
+            Just("<h1>".to_owned()), Just("<nav class=menu>".to_owned()), Just("<time datetime=2024-01-01>".to_owned()),
+            Just("<meta property=article:published_time content=9999-99-99>".to_owned()),
+            Just("<script type=application/ld+json>{\"@type\":\"Article\",".to_owned()),
+            "[a-zA-Z ,.éü中]{0,40}",
+        ],
+        0..200,
+    )) {
+        let html = parts.concat();
+        let ctx = Context { url: Some("https://x.test/2024/13/45/a"), ..Context::new(now()) };
+        let _ = extract(html.as_bytes(), &ctx);
+    }
+}
