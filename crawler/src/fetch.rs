@@ -1,0 +1,458 @@
+//! The fetcher: one HTTP GET, bounded in time and memory, with its redirect chain recorded.
+//!
+//! [`Fetcher::get`] follows redirects itself (up to [`FetchConfig::max_redirects`], refusing
+//! loops) so that every hop is recorded and re-checked against the address policy; literal IP
+//! hosts are checked before connecting and names through [`Resolver`]. Content encodings are
+//! undone here, not by the HTTP client, so that the decompressed size has a cap (gzip bombs).
+//! Time is bounded three ways: to the first byte, between two chunks of the body (slow drips),
+//! and for the whole exchange. The body is never decoded to text: the bytes go onward as they
+//! came, with the headers that say what they are.
+//!
+//! Politeness (robots.txt, per-host intervals) is the caller's layer; this is one request.
+
+// `FetchError` carries the URLs it is about by value. It is built once per failed request, whose
+// cost is network time, so its size does not matter the way clippy's lint assumes.
+#![allow(clippy::result_large_err)]
+
+use std::io::Read;
+use std::net::IpAddr;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use reqwest::header::{ACCEPT, ACCEPT_ENCODING, HeaderMap, IF_MODIFIED_SINCE, IF_NONE_MATCH};
+use url::Url;
+
+use crate::net::{Refused, Resolver};
+
+/// The fetcher's limits and identity.
+#[derive(Debug, Clone)]
+pub struct FetchConfig {
+    /// The `User-Agent` header; its first word is the robots.txt product token.
+    pub user_agent: String,
+    /// Time allowed to connect (TCP and TLS).
+    pub connect_timeout: Duration,
+    /// Time allowed from sending the request to the response headers.
+    pub first_byte_timeout: Duration,
+    /// Time allowed between two chunks of the body.
+    pub idle_timeout: Duration,
+    /// Time allowed for the whole exchange, redirects included.
+    pub total_timeout: Duration,
+    /// The largest body accepted as sent (compressed or not).
+    pub max_body_bytes: usize,
+    /// The largest body accepted after undoing its content encoding.
+    pub max_decoded_bytes: usize,
+    /// The most redirects followed.
+    pub max_redirects: usize,
+    /// Whether loopback, private and link-local addresses may be fetched (tests, the demo).
+    pub allow_private_addresses: bool,
+    /// `--resolve` rules.
+    pub resolve: Vec<crate::net::ResolveRule>,
+}
+
+impl Default for FetchConfig {
+    fn default() -> FetchConfig {
+        FetchConfig {
+            user_agent: concat!("morgue/", env!("CARGO_PKG_VERSION"), " (news archive crawler)")
+                .to_owned(),
+            connect_timeout: Duration::from_secs(10),
+            first_byte_timeout: Duration::from_secs(20),
+            idle_timeout: Duration::from_secs(20),
+            total_timeout: Duration::from_secs(60),
+            max_body_bytes: 10 << 20,
+            max_decoded_bytes: 50 << 20,
+            max_redirects: 10,
+            allow_private_addresses: false,
+            resolve: Vec::new(),
+        }
+    }
+}
+
+/// Validators from an earlier fetch of the same URL, for a conditional GET.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Validators {
+    /// The last `ETag`.
+    pub etag: Option<String>,
+    /// The last `Last-Modified`.
+    pub last_modified: Option<String>,
+}
+
+/// A response, whatever its status.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fetched {
+    /// The URL asked for.
+    pub requested_url: Url,
+    /// The URL that answered, after redirects.
+    pub final_url: Url,
+    /// Every URL redirected to, in order, ending with the final one (empty without redirects).
+    pub redirect_chain: Vec<Url>,
+    /// The HTTP status of the final response.
+    pub status: u16,
+    /// Its headers, in order, names lower-cased.
+    pub headers: Vec<(String, String)>,
+    /// Its body, content encoding undone.
+    pub body: Vec<u8>,
+    /// When the request started.
+    pub started_at: DateTime<Utc>,
+    /// Milliseconds to the final response's headers.
+    pub first_byte_ms: u64,
+    /// Milliseconds to the end of the body.
+    pub total_ms: u64,
+}
+
+impl Fetched {
+    /// The first value of a header.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// The media type of `Content-Type`, lower-cased, without parameters.
+    pub fn media_type(&self) -> Option<String> {
+        let value = self.header("content-type")?;
+        Some(value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase())
+    }
+
+    /// How long the server asked us to wait (`Retry-After`, seconds or an HTTP date), if at all.
+    pub fn retry_after(&self) -> Option<Duration> {
+        let value = self.header("retry-after")?.trim();
+        if let Ok(seconds) = value.parse::<u64>() {
+            return Some(Duration::from_secs(seconds));
+        }
+        let at = DateTime::parse_from_rfc2822(value).ok()?.with_timezone(&Utc);
+        (at - self.started_at).to_std().ok()
+    }
+}
+
+/// Why a fetch produced no response.
+#[derive(Debug, thiserror::Error)]
+pub enum FetchError {
+    /// The URL is not http(s) or has no host.
+    #[error("{url} is not an http(s) URL")]
+    NotHttp {
+        /// The URL.
+        url: String,
+    },
+    /// The host is, or only resolves to, an address the policy refuses.
+    #[error("refused to connect to {url}: {reason}")]
+    Refused {
+        /// The URL.
+        url: Url,
+        /// Which address and why.
+        reason: String,
+    },
+    /// The host name does not resolve.
+    #[error("cannot resolve the host of {url}")]
+    Dns {
+        /// The URL.
+        url: Url,
+        /// The resolver's error.
+        #[source]
+        source: reqwest::Error,
+    },
+    /// Connecting failed (refused, reset, TLS).
+    #[error("cannot connect to {url}")]
+    Connect {
+        /// The URL.
+        url: Url,
+        /// The client's error.
+        #[source]
+        source: reqwest::Error,
+    },
+    /// A time limit passed.
+    #[error("{url}: {phase} timeout")]
+    Timeout {
+        /// The URL.
+        url: Url,
+        /// Which limit: `connect`, `first byte`, `idle` or `total`.
+        phase: &'static str,
+    },
+    /// More redirects than allowed.
+    #[error("{url}: too many redirects (more than {limit})")]
+    TooManyRedirects {
+        /// The URL first asked for.
+        url: Url,
+        /// The limit.
+        limit: usize,
+    },
+    /// A redirect led back to a URL already visited.
+    #[error("{url}: redirect loop through {repeated}")]
+    RedirectLoop {
+        /// The URL first asked for.
+        url: Url,
+        /// The URL seen twice.
+        repeated: String,
+    },
+    /// The body is larger than allowed.
+    #[error("{url}: body larger than {limit} bytes")]
+    TooLarge {
+        /// The URL.
+        url: Url,
+        /// The limit that was passed.
+        limit: usize,
+    },
+    /// The content encoding could not be undone.
+    #[error("{url}: bad {encoding} body: {reason}")]
+    BadEncoding {
+        /// The URL.
+        url: Url,
+        /// The encoding.
+        encoding: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// Any other failure of the exchange.
+    #[error("{url}: request failed")]
+    Http {
+        /// The URL.
+        url: Url,
+        /// The client's error.
+        #[source]
+        source: reqwest::Error,
+    },
+}
+
+impl FetchError {
+    /// A short status for people, as stored in a feed's `last_status`.
+    pub fn status(&self) -> String {
+        match self {
+            FetchError::NotHttp { .. } => "bad URL".to_owned(),
+            FetchError::Refused { .. } => "refused address".to_owned(),
+            FetchError::Dns { .. } => "unknown hostname".to_owned(),
+            FetchError::Connect { .. } => "connection error".to_owned(),
+            FetchError::Timeout { phase, .. } => format!("{phase} timeout"),
+            FetchError::TooManyRedirects { .. } | FetchError::RedirectLoop { .. } => {
+                "too many redirects".to_owned()
+            }
+            FetchError::TooLarge { .. } => "body too large".to_owned(),
+            FetchError::BadEncoding { .. } => "decoding error".to_owned(),
+            FetchError::Http { .. } => "fetch error".to_owned(),
+        }
+    }
+}
+
+/// An HTTP client with the crawler's policy. Cheap to clone and share across tasks.
+#[derive(Debug, Clone)]
+pub struct Fetcher {
+    client: reqwest::Client,
+    resolver: Resolver,
+    config: FetchConfig,
+}
+
+impl Fetcher {
+    /// Builds the client: rustls on the ring provider, no automatic redirects or decompression,
+    /// our resolver.
+    pub fn new(config: FetchConfig) -> Result<Fetcher, reqwest::Error> {
+        // The process needs one rustls provider; a second install attempt is harmless.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let resolver = Resolver::new(config.resolve.clone(), config.allow_private_addresses);
+        let client = reqwest::Client::builder()
+            .user_agent(config.user_agent.clone())
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(config.connect_timeout)
+            .dns_resolver(resolver.clone())
+            .no_proxy()
+            .pool_max_idle_per_host(2)
+            .build()?;
+        Ok(Fetcher { client, resolver, config })
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &FetchConfig {
+        &self.config
+    }
+
+    /// GETs `url`, following redirects, sending the validators for a conditional GET.
+    pub async fn get(
+        &self,
+        url: &Url,
+        validators: &Validators,
+        accept: &str,
+    ) -> Result<Fetched, FetchError> {
+        let started = Instant::now();
+        let started_at = Utc::now();
+        let deadline = started + self.config.total_timeout;
+        let mut current = url.clone();
+        let mut chain: Vec<Url> = Vec::new();
+        loop {
+            self.check_address(&current)?;
+            let mut request = self
+                .client
+                .get(current.clone())
+                .header(ACCEPT, accept)
+                .header(ACCEPT_ENCODING, "gzip, deflate");
+            if let Some(etag) = &validators.etag {
+                request = request.header(IF_NONE_MATCH, etag);
+            }
+            if let Some(modified) = &validators.last_modified {
+                request = request.header(IF_MODIFIED_SINCE, modified);
+            }
+            let budget = self.config.first_byte_timeout.min(remaining(deadline));
+            let mut response = match tokio::time::timeout(budget, request.send()).await {
+                Ok(Ok(response)) => response,
+                Ok(Err(err)) => return Err(classify(&current, err)),
+                Err(_) => return Err(self.timeout(&current, deadline, "first byte")),
+            };
+            let status = response.status().as_u16();
+            if (300..400).contains(&status)
+                && status != 304
+                && let Some(location) = response.headers().get(reqwest::header::LOCATION)
+            {
+                let next = location
+                    .to_str()
+                    .ok()
+                    .and_then(|location| current.join(location.trim()).ok())
+                    .ok_or_else(|| FetchError::NotHttp {
+                        url: format!("{current} -> {location:?}"),
+                    })?;
+                if next == *url || chain.contains(&next) {
+                    return Err(FetchError::RedirectLoop {
+                        url: url.clone(),
+                        repeated: next.into(),
+                    });
+                }
+                if chain.len() >= self.config.max_redirects {
+                    return Err(FetchError::TooManyRedirects {
+                        url: url.clone(),
+                        limit: self.config.max_redirects,
+                    });
+                }
+                chain.push(next.clone());
+                current = next;
+                continue;
+            }
+            let first_byte_ms = millis(started.elapsed());
+            let headers = header_list(response.headers());
+            let mut body = Vec::new();
+            loop {
+                let budget = self.config.idle_timeout.min(remaining(deadline));
+                match tokio::time::timeout(budget, response.chunk()).await {
+                    Ok(Ok(Some(chunk))) => {
+                        if body.len() + chunk.len() > self.config.max_body_bytes {
+                            return Err(FetchError::TooLarge {
+                                url: current,
+                                limit: self.config.max_body_bytes,
+                            });
+                        }
+                        body.extend_from_slice(&chunk);
+                    }
+                    Ok(Ok(None)) => break,
+                    Ok(Err(err)) => return Err(classify(&current, err)),
+                    Err(_) => return Err(self.timeout(&current, deadline, "idle")),
+                }
+            }
+            let encoding = headers
+                .iter()
+                .find(|(name, _)| name == "content-encoding")
+                .map(|(_, value)| value.trim().to_ascii_lowercase());
+            let body = decode(body, encoding.as_deref(), self.config.max_decoded_bytes, &current)?;
+            return Ok(Fetched {
+                requested_url: url.clone(),
+                final_url: current,
+                redirect_chain: chain,
+                status,
+                headers,
+                body,
+                started_at,
+                first_byte_ms,
+                total_ms: millis(started.elapsed()),
+            });
+        }
+    }
+
+    fn check_address(&self, url: &Url) -> Result<(), FetchError> {
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(FetchError::NotHttp { url: url.to_string() });
+        }
+        let literal: Option<IpAddr> = match url.host() {
+            Some(url::Host::Ipv4(ip)) => Some(ip.into()),
+            Some(url::Host::Ipv6(ip)) => Some(ip.into()),
+            Some(url::Host::Domain(_)) => None,
+            None => return Err(FetchError::NotHttp { url: url.to_string() }),
+        };
+        match literal {
+            Some(ip) if !self.resolver.allows(ip) => Err(FetchError::Refused {
+                url: url.clone(),
+                reason: format!("{ip} is not a public address"),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    fn timeout(&self, url: &Url, deadline: Instant, phase: &'static str) -> FetchError {
+        let phase = if Instant::now() >= deadline { "total" } else { phase };
+        FetchError::Timeout { url: url.clone(), phase }
+    }
+}
+
+fn remaining(deadline: Instant) -> Duration {
+    deadline.saturating_duration_since(Instant::now())
+}
+
+fn millis(elapsed: Duration) -> u64 {
+    u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn header_list(headers: &HeaderMap) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            (name.as_str().to_owned(), String::from_utf8_lossy(value.as_bytes()).into_owned())
+        })
+        .collect()
+}
+
+/// Sorts a client error into the kinds people and the backoff policy care about.
+fn classify(url: &Url, err: reqwest::Error) -> FetchError {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&err);
+    while let Some(cause) = source {
+        if let Some(refused) = cause.downcast_ref::<Refused>() {
+            return FetchError::Refused { url: url.clone(), reason: refused.to_string() };
+        }
+        source = cause.source();
+    }
+    if err.is_timeout() {
+        return FetchError::Timeout { url: url.clone(), phase: "connect" };
+    }
+    if err.is_connect() {
+        let text = format!("{err:?}").to_ascii_lowercase();
+        if text.contains("dns") || text.contains("lookup") || text.contains("resolve") {
+            return FetchError::Dns { url: url.clone(), source: err };
+        }
+        return FetchError::Connect { url: url.clone(), source: err };
+    }
+    FetchError::Http { url: url.clone(), source: err }
+}
+
+/// Undoes a `Content-Encoding`, with a cap on the result.
+fn decode(
+    body: Vec<u8>,
+    encoding: Option<&str>,
+    max: usize,
+    url: &Url,
+) -> Result<Vec<u8>, FetchError> {
+    let bad = |reason: String| FetchError::BadEncoding {
+        url: url.clone(),
+        encoding: encoding.unwrap_or_default().to_owned(),
+        reason,
+    };
+    let mut out = Vec::new();
+    let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
+    let read = match encoding {
+        None | Some("" | "identity") => return Ok(body),
+        Some("gzip" | "x-gzip") => {
+            flate2::read::MultiGzDecoder::new(body.as_slice()).take(limit).read_to_end(&mut out)
+        }
+        // "deflate" is zlib-wrapped by the standard, raw deflate by some servers.
+        Some("deflate") if body.first().is_some_and(|b| b & 0x0f == 8) => {
+            flate2::read::ZlibDecoder::new(body.as_slice()).take(limit).read_to_end(&mut out)
+        }
+        Some("deflate") => {
+            flate2::read::DeflateDecoder::new(body.as_slice()).take(limit).read_to_end(&mut out)
+        }
+        Some(other) => return Err(bad(format!("unsupported encoding {other}"))),
+    };
+    read.map_err(|err| bad(err.to_string()))?;
+    if out.len() > max {
+        return Err(FetchError::TooLarge { url: url.clone(), limit: max });
+    }
+    Ok(out)
+}

@@ -1,0 +1,26 @@
+//! Media sources in, fetched pages out: discovery, polite fetching and the crawl schedule.
+//!
+//! Built so far, all pure:
+//! - [`schedule`]: the feed poll policy (adaptive intervals and failure backoff);
+//! - [`robots`]: robots.txt per RFC 9309;
+//! - [`sitemap`]: sitemaps, sitemap indexes and Google News sitemaps;
+//! - [`feed`]: RSS, Atom and JSON feeds;
+//! - [`dates`]: the date formats feeds and sitemaps use;
+//! - [`discover`] (with [`tags`]): where a source's feeds and sitemaps might be.
+//!
+//! And with I/O: [`fetch`], one bounded HTTP GET with its redirect chain, and [`net`], the
+//! address policy and resolver. Politeness, the crawl loop and the test web are tracked by the
+//! crawler issue.
+//! The crawler never interprets article content and does not depend on `store`: `cli` carries
+//! its results into the archive.
+
+pub mod dates;
+pub mod discover;
+pub mod feed;
+pub mod fetch;
+pub mod net;
+pub mod polite;
+pub mod robots;
+pub mod schedule;
+pub mod sitemap;
+pub mod tags;

@@ -1,0 +1,4 @@
+//! Crawler integration tests, against servers on 127.0.0.1:0 (no live network).
+
+mod fetch;
+mod support;
