@@ -14,8 +14,10 @@
 // cost is network time, so its size does not matter the way clippy's lint assumes.
 #![allow(clippy::result_large_err)]
 
+use std::future::Future;
 use std::io::Read;
 use std::net::IpAddr;
+use std::pin::Pin;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
@@ -199,6 +201,14 @@ pub enum FetchError {
         /// What went wrong.
         reason: String,
     },
+    /// The polite layer refused the request (robots.txt disallows it).
+    #[error("{url}: {reason}")]
+    Denied {
+        /// The URL.
+        url: Url,
+        /// Why, for people: `disallowed by robots.txt`.
+        reason: String,
+    },
     /// Any other failure of the exchange.
     #[error("{url}: request failed")]
     Http {
@@ -224,8 +234,28 @@ impl FetchError {
             }
             FetchError::TooLarge { .. } => "body too large".to_owned(),
             FetchError::BadEncoding { .. } => "decoding error".to_owned(),
+            FetchError::Denied { reason, .. } => reason.clone(),
             FetchError::Http { .. } => "fetch error".to_owned(),
         }
+    }
+}
+
+/// The future a [`BeforeHop`] hook returns.
+pub type HopFuture<'a> = Pin<Box<dyn Future<Output = Result<(), FetchError>> + Send + 'a>>;
+
+/// Called before each request of a fetch (the first and every redirect hop).
+pub trait BeforeHop: Sync {
+    /// Waits until `url` may be requested, or says why it may not.
+    fn before_hop<'a>(&'a self, url: &'a Url) -> HopFuture<'a>;
+}
+
+/// The hook that lets every request through at once.
+#[derive(Debug, Clone, Copy)]
+pub struct NoHook;
+
+impl BeforeHop for NoHook {
+    fn before_hop<'a>(&'a self, _url: &'a Url) -> HopFuture<'a> {
+        Box::pin(std::future::ready(Ok(())))
     }
 }
 
@@ -267,13 +297,34 @@ impl Fetcher {
         validators: &Validators,
         accept: &str,
     ) -> Result<Fetched, FetchError> {
+        self.get_with(url, validators, accept, &NoHook).await
+    }
+
+    /// Like [`Fetcher::get`], calling `hook` before each request (the first and every
+    /// redirect hop): the polite layer checks robots.txt and waits for the host's turn there, and
+    /// an error it returns ends the fetch. Time spent in the hook does not count against the
+    /// fetch's time limits.
+    pub async fn get_with(
+        &self,
+        url: &Url,
+        validators: &Validators,
+        accept: &str,
+        hook: &dyn BeforeHop,
+    ) -> Result<Fetched, FetchError> {
+        self.check_address(url)?;
+        hook.before_hop(url).await?;
         let started = Instant::now();
         let started_at = Utc::now();
-        let deadline = started + self.config.total_timeout;
+        let mut deadline = started + self.config.total_timeout;
         let mut current = url.clone();
         let mut chain: Vec<Url> = Vec::new();
         loop {
-            self.check_address(&current)?;
+            if !chain.is_empty() {
+                self.check_address(&current)?;
+                let waiting = Instant::now();
+                hook.before_hop(&current).await?;
+                deadline += waiting.elapsed();
+            }
             let mut request = self
                 .client
                 .get(current.clone())

@@ -8,14 +8,18 @@
 //! - [`dates`]: the date formats feeds and sitemaps use;
 //! - [`discover`] (with [`tags`]): where a source's feeds and sitemaps might be.
 //!
-//! And with I/O: [`fetch`], one bounded HTTP GET with its redirect chain, and [`net`], the
-//! address policy and resolver. Politeness, the crawl loop and the test web are tracked by the
-//! crawler issue.
+//! And with I/O: [`fetch`], one bounded HTTP GET with its redirect chain; [`net`], the address
+//! policy and resolver; [`polite`], per-host start slots; [`client`], the polite client every
+//! request goes through (robots.txt, slots, `Retry-After`); and [`explore`], discovery of one
+//! source by fetching and confirming candidates. The crawl loop that ties these to the archive
+//! lives in `cli` (`cli/src/crawl/`), the only crate that knows both the crawler and the store.
 //! The crawler never interprets article content and does not depend on `store`: `cli` carries
 //! its results into the archive.
 
+pub mod client;
 pub mod dates;
 pub mod discover;
+pub mod explore;
 pub mod feed;
 pub mod fetch;
 pub mod net;

@@ -1,4 +1,5 @@
 //! Crawler integration tests, against servers on 127.0.0.1:0 (no live network).
 
+mod explore;
 mod fetch;
 mod support;

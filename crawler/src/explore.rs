@@ -1,0 +1,235 @@
+//! Discovery of one source, with I/O: fetch the homepage and robots.txt, then confirm the
+//! candidates of [`crate::discover`] tier by tier by fetching and parsing them.
+//!
+//! Feeds and sitemaps are confirmed independently. Within each, a tier that confirms anything ends
+//! the search, so a site that announces its feeds costs no guessing; at most
+//! [`Limits::per_tier`] candidates of a tier are tried. Every fetch made here goes to the
+//! client's journal, so the archive keeps discovery's raw responses too.
+//!
+//! [`read_document`] is shared with feed polling: one place decides what a body is.
+
+use url::Url;
+
+use crate::client::{Client, Exchange, Purpose};
+use crate::discover::{self, Candidate, Via};
+use crate::feed::{self, Format};
+use crate::fetch::{FetchError, Validators};
+use crate::sitemap::{self, Kind};
+
+/// What `Accept` says for feeds and sitemaps.
+pub const FEED_ACCEPT: &str = "application/rss+xml, application/atom+xml, application/feed+json, \
+                               application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5";
+
+/// What `Accept` says for pages.
+pub const PAGE_ACCEPT: &str = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
+
+/// How much discovery may try.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Candidates tried per tier.
+    pub per_tier: usize,
+    /// The largest decompressed sitemap accepted.
+    pub max_decoded_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { per_tier: 30, max_decoded_bytes: 50 << 20 }
+    }
+}
+
+/// What a feed or sitemap document is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocKind {
+    /// A feed of this format.
+    Feed(Format),
+    /// A `<sitemapindex>`.
+    SitemapIndex,
+    /// A `<urlset>` or a text list of URLs.
+    Sitemap,
+    /// A Google News sitemap.
+    NewsSitemap,
+}
+
+/// A parsed feed or sitemap.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Document {
+    /// A feed.
+    Feed(feed::Feed),
+    /// A sitemap of any kind.
+    Sitemap(sitemap::Sitemap),
+}
+
+impl Document {
+    /// Its kind.
+    pub fn kind(&self) -> DocKind {
+        match self {
+            Document::Feed(feed) => DocKind::Feed(feed.format),
+            Document::Sitemap(map) if map.kind == Kind::Index => DocKind::SitemapIndex,
+            Document::Sitemap(map) if map.is_news() => DocKind::NewsSitemap,
+            Document::Sitemap(_) => DocKind::Sitemap,
+        }
+    }
+}
+
+/// Reads a fetched body as a feed or a sitemap (gzip undone, by magic bytes). `want_feed` and
+/// `want_sitemap` say which are acceptable.
+pub fn read_document(
+    body: &[u8],
+    url: &Url,
+    max_decoded: usize,
+    want_feed: bool,
+    want_sitemap: bool,
+) -> Result<Document, String> {
+    let body = sitemap::gunzip(body, max_decoded).map_err(|err| err.to_string())?;
+    if want_feed && feed::sniff(&body).is_some() {
+        return feed::parse(&body, url).map(Document::Feed).map_err(|err| err.to_string());
+    }
+    if want_sitemap {
+        return sitemap::parse(&body).map(Document::Sitemap).map_err(|err| err.to_string());
+    }
+    Err("not a feed".to_owned())
+}
+
+/// A confirmed feed or sitemap.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    /// Its URL (after redirects).
+    pub url: Url,
+    /// How it was found.
+    pub via: Via,
+    /// What it is.
+    pub kind: DocKind,
+    /// Its title, for feeds that have one.
+    pub title: Option<String>,
+    /// The poll interval it asks for (`sy:` hints), if any.
+    pub update_hint: Option<chrono::Duration>,
+}
+
+/// What discovery found for one source.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Discovery {
+    /// The homepage after redirects, or why it could not be fetched.
+    pub homepage: Result<Url, String>,
+    /// Confirmed feeds and sitemaps, best first.
+    pub found: Vec<Found>,
+    /// How many candidates were fetched.
+    pub tried: usize,
+}
+
+/// Discovers the feeds and sitemaps of the source whose homepage is `homepage`.
+pub async fn discover(client: &Client, homepage: &Url, limits: Limits) -> Discovery {
+    let robots = client.robots(homepage).await;
+    let (homepage_result, html) =
+        match client.get(homepage, &Validators::default(), PAGE_ACCEPT).await {
+            Ok(fetched) if fetched.status == 200 => {
+                let result = Ok(fetched.final_url.clone());
+                let html = fetched.body.clone();
+                client.journal(Exchange {
+                    purpose: Purpose::Homepage,
+                    url: homepage.clone(),
+                    result: Ok(fetched),
+                });
+                (result, html)
+            }
+            Ok(fetched) => {
+                let status = format!("HTTP {}", fetched.status);
+                client.journal(Exchange {
+                    purpose: Purpose::Homepage,
+                    url: homepage.clone(),
+                    result: Ok(fetched),
+                });
+                (Err(status), Vec::new())
+            }
+            Err(err) => {
+                let status = err.to_string();
+                client.journal(Exchange {
+                    purpose: Purpose::Homepage,
+                    url: homepage.clone(),
+                    result: Err(err),
+                });
+                (Err(status), Vec::new())
+            }
+        };
+    let base = homepage_result.as_ref().unwrap_or(homepage).clone();
+    let mut found = Vec::new();
+    let mut tried = 0;
+
+    let feed_candidates = discover::feed_candidates(&html, &base);
+    confirm_tiers(client, &feed_candidates, limits, true, &mut found, &mut tried).await;
+    let sitemap_candidates = discover::sitemap_candidates(&base, robots.sitemaps());
+    confirm_tiers(client, &sitemap_candidates, limits, false, &mut found, &mut tried).await;
+    Discovery { homepage: homepage_result, found, tried }
+}
+
+/// Confirms candidates tier by tier, stopping after the first tier that confirms any.
+async fn confirm_tiers(
+    client: &Client,
+    candidates: &[Candidate],
+    limits: Limits,
+    feeds: bool,
+    found: &mut Vec<Found>,
+    tried: &mut usize,
+) {
+    let mut tiers: Vec<Via> = candidates.iter().map(|c| c.via).collect();
+    tiers.dedup();
+    for tier in tiers {
+        let before = found.len();
+        for candidate in candidates.iter().filter(|c| c.via == tier).take(limits.per_tier) {
+            *tried += 1;
+            if let Some(confirmed) = confirm(client, candidate, limits, feeds).await
+                && !found.iter().any(|f: &Found| f.url == confirmed.url)
+            {
+                found.push(confirmed);
+            }
+        }
+        if found.len() > before {
+            return;
+        }
+    }
+}
+
+async fn confirm(
+    client: &Client,
+    candidate: &Candidate,
+    limits: Limits,
+    feeds: bool,
+) -> Option<Found> {
+    let result = client.get(&candidate.url, &Validators::default(), FEED_ACCEPT).await;
+    let confirmed = match &result {
+        Ok(fetched) if fetched.status == 200 => {
+            match read_document(
+                &fetched.body,
+                &fetched.final_url,
+                limits.max_decoded_bytes,
+                feeds,
+                !feeds,
+            ) {
+                Ok(document) => Some(Found {
+                    url: fetched.final_url.clone(),
+                    via: candidate.via,
+                    kind: document.kind(),
+                    title: match &document {
+                        Document::Feed(feed) => feed.title.clone(),
+                        Document::Sitemap(_) => None,
+                    },
+                    update_hint: match &document {
+                        Document::Feed(feed) => feed.update_hint,
+                        Document::Sitemap(_) => None,
+                    },
+                }),
+                Err(_) => None,
+            }
+        }
+        _ => None,
+    };
+    // A candidate refused by robots.txt was never requested: nothing to archive.
+    if !matches!(result, Err(FetchError::Denied { .. })) {
+        client.journal(Exchange {
+            purpose: Purpose::Candidate,
+            url: candidate.url.clone(),
+            result,
+        });
+    }
+    confirmed
+}
