@@ -32,6 +32,8 @@ enum Feeds {
     Kind,
     Title,
     DiscoveredVia,
+    Depth,
+    UpdateHintSecs,
     Etag,
     LastModified,
     BodyHash,
@@ -231,6 +233,8 @@ impl MigrationTrait for Migration {
                     .col(text(Feeds::Kind))
                     .col(text_null(Feeds::Title))
                     .col(text(Feeds::DiscoveredVia))
+                    .col(integer(Feeds::Depth).default(0))
+                    .col(big_integer_null(Feeds::UpdateHintSecs))
                     .col(text_null(Feeds::Etag))
                     .col(text_null(Feeds::LastModified))
                     .col(text_null(Feeds::BodyHash))

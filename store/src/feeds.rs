@@ -79,6 +79,11 @@ pub struct NewFeed {
     pub title: Option<String>,
     /// How it was found, e.g. `link[rel=alternate]`, `robots.txt`, `guess:/feed`, `manual`.
     pub discovered_via: String,
+    /// 0 for a feed found on the site; one more than its index for a sitemap listed by a
+    /// sitemap index (which bounds how deep nested indexes are followed).
+    pub depth: i32,
+    /// The poll interval the feed itself asks for (`sy:updatePeriod`), in seconds.
+    pub update_hint_secs: Option<i64>,
     /// The first poll interval.
     pub poll_interval_secs: i64,
     /// When to poll it first; `None` means as soon as possible.
@@ -102,6 +107,10 @@ pub struct Feed {
     pub title: Option<String>,
     /// How it was found.
     pub discovered_via: String,
+    /// How many sitemap indexes lead to it (0 for a feed found on the site).
+    pub depth: i32,
+    /// The poll interval the feed itself asks for, in seconds.
+    pub update_hint_secs: Option<i64>,
     /// The last `ETag` the server sent.
     pub etag: Option<String>,
     /// The last `Last-Modified` the server sent, verbatim.
@@ -141,6 +150,8 @@ impl TryFrom<feed::Model> for Feed {
             kind,
             title: row.title,
             discovered_via: row.discovered_via,
+            depth: row.depth,
+            update_hint_secs: row.update_hint_secs,
             etag: row.etag,
             last_modified: row.last_modified,
             body_hash: row.body_hash,
@@ -166,6 +177,8 @@ pub async fn add(archive: &Archive, new: &NewFeed) -> Result<(Feed, bool)> {
         kind: Set(new.kind.as_str().to_owned()),
         title: Set(new.title.clone()),
         discovered_via: Set(new.discovered_via.clone()),
+        depth: Set(new.depth),
+        update_hint_secs: Set(new.update_hint_secs),
         etag: Set(None),
         last_modified: Set(None),
         body_hash: Set(None),
@@ -235,6 +248,42 @@ pub async fn due(archive: &Archive, now: DateTime<Utc>, limit: u64) -> Result<Ve
         .collect()
 }
 
+/// When the next feed is due: `None` without feeds; a time in the past when one is overdue or was
+/// never polled.
+pub async fn next_due(archive: &Archive) -> Result<Option<DateTime<Utc>>> {
+    let never: Option<i64> = feed::Entity::find()
+        .select_only()
+        .column(feed::Column::Id)
+        .filter(feed::Column::NextPollAt.is_null())
+        .into_tuple()
+        .one(&archive.db)
+        .await
+        .doing("finding the next due feed")?;
+    if never.is_some() {
+        return Ok(Some(DateTime::<Utc>::MIN_UTC));
+    }
+    let next: Option<Option<DateTime<Utc>>> = feed::Entity::find()
+        .select_only()
+        .column_as(feed::Column::NextPollAt.min(), "next")
+        .into_tuple()
+        .one(&archive.db)
+        .await
+        .doing("finding the next due feed")?;
+    Ok(next.flatten())
+}
+
+/// Every feed, by id.
+pub async fn list(archive: &Archive) -> Result<Vec<Feed>> {
+    feed::Entity::find()
+        .order_by_asc(feed::Column::Id)
+        .all(&archive.db)
+        .await
+        .doing("listing feeds")?
+        .into_iter()
+        .map(Feed::try_from)
+        .collect()
+}
+
 /// The outcome of one poll, already scheduled by the crawler's policy.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Poll {
@@ -252,6 +301,8 @@ pub struct Poll {
     pub body_hash: Option<String>,
     /// Whether it found a new item.
     pub found_new_items: bool,
+    /// The update interval the document asked for, when it said (kept otherwise).
+    pub update_hint_secs: Option<i64>,
     /// The failure count after this poll.
     pub failure_count: f64,
     /// The interval chosen for the next poll.
@@ -285,6 +336,9 @@ pub async fn record_poll(archive: &Archive, id: i64, poll: &Poll) -> Result<Feed
     }
     if poll.body_hash.is_some() {
         row.body_hash = Set(poll.body_hash.clone());
+    }
+    if poll.update_hint_secs.is_some() {
+        row.update_hint_secs = Set(poll.update_hint_secs);
     }
     let result = feed::Entity::update_many()
         .set(row)

@@ -282,6 +282,59 @@ pub async fn settle(
     get(archive, id).await
 }
 
+/// The workers holding leases now.
+pub async fn lease_owners(archive: &Archive) -> Result<Vec<String>> {
+    let owners: Vec<Option<String>> = frontier::Entity::find()
+        .select_only()
+        .column(frontier::Column::LeaseOwner)
+        .distinct()
+        .filter(frontier::Column::State.eq(State::Leased.as_str()))
+        .into_tuple()
+        .all(&archive.db)
+        .await
+        .doing("listing lease owners")?;
+    Ok(owners.into_iter().flatten().collect())
+}
+
+/// Gives back every lease `owner` holds, due again at `now` (a worker that is known to be gone,
+/// or one shutting down). The attempts it had started still count, so a URL that kills its
+/// workers ends up failed rather than retried forever. Returns how many were released.
+pub async fn release(archive: &Archive, owner: &str, now: DateTime<Utc>) -> Result<u64> {
+    let result = frontier::Entity::update_many()
+        .col_expr(frontier::Column::State, Expr::value(State::Pending.as_str()))
+        .col_expr(frontier::Column::LeaseOwner, Expr::value(Option::<String>::None))
+        .col_expr(frontier::Column::LeaseUntil, Expr::value(Option::<DateTime<Utc>>::None))
+        .col_expr(frontier::Column::NextAttemptAt, Expr::value(now))
+        .filter(frontier::Column::State.eq(State::Leased.as_str()))
+        .filter(frontier::Column::LeaseOwner.eq(owner))
+        .exec(&archive.db)
+        .await
+        .doing("releasing leases")?;
+    Ok(result.rows_affected)
+}
+
+/// When the next entry is due (pending, or leased with an expiring lease); `None` when nothing
+/// is waiting.
+pub async fn next_due(archive: &Archive) -> Result<Option<DateTime<Utc>>> {
+    let pending: Option<Option<DateTime<Utc>>> = frontier::Entity::find()
+        .select_only()
+        .column_as(frontier::Column::NextAttemptAt.min(), "next")
+        .filter(frontier::Column::State.eq(State::Pending.as_str()))
+        .into_tuple()
+        .one(&archive.db)
+        .await
+        .doing("finding the next due URL")?;
+    let leased: Option<Option<DateTime<Utc>>> = frontier::Entity::find()
+        .select_only()
+        .column_as(frontier::Column::LeaseUntil.min(), "next")
+        .filter(frontier::Column::State.eq(State::Leased.as_str()))
+        .into_tuple()
+        .one(&archive.db)
+        .await
+        .doing("finding the next expiring lease")?;
+    Ok([pending.flatten(), leased.flatten()].into_iter().flatten().min())
+}
+
 /// How many entries are in each state.
 pub async fn counts(archive: &Archive) -> Result<Vec<(State, i64)>> {
     let rows: Vec<(String, i64)> = frontier::Entity::find()

@@ -142,6 +142,19 @@ pub async fn list(archive: &Archive) -> Result<Vec<Source>> {
         .collect())
 }
 
+/// The sources whose feeds and sitemaps were never discovered, by id.
+pub async fn undiscovered(archive: &Archive) -> Result<Vec<Source>> {
+    Ok(media_source::Entity::find()
+        .filter(media_source::Column::DiscoveredAt.is_null())
+        .order_by_asc(media_source::Column::Id)
+        .all(&archive.db)
+        .await
+        .doing("listing undiscovered media sources")?
+        .into_iter()
+        .map(Source::from)
+        .collect())
+}
+
 /// Records that the source's feeds and sitemaps were discovered at `at`.
 pub async fn mark_discovered(archive: &Archive, id: i64, at: DateTime<Utc>) -> Result<()> {
     let result = media_source::Entity::update_many()

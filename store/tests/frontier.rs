@@ -91,4 +91,25 @@ on_both_backends! {
         let due = frontier::lease_due(archive, crate::at(3, 2), 1, "w", Duration::minutes(5)).await.unwrap();
         assert_eq!(due.len(), 1);
     }
+
+    async fn a_dead_workers_leases_are_released_and_next_due_is_known(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        assert_eq!(frontier::next_due(archive).await.unwrap(), None);
+        frontier::enqueue(archive, &new(source.id, "a")).await.unwrap();
+        let mut later = new(source.id, "b");
+        later.next_attempt_at = crate::at(4, 0);
+        frontier::enqueue(archive, &later).await.unwrap();
+        assert_eq!(frontier::next_due(archive).await.unwrap(), Some(crate::at(3, 0)));
+
+        let leased = frontier::lease_due(archive, crate::at(3, 1), 10, "host:1", Duration::hours(1)).await.unwrap();
+        assert_eq!(leased.len(), 1);
+        assert_eq!(frontier::lease_owners(archive).await.unwrap(), vec!["host:1".to_owned()]);
+        assert_eq!(frontier::next_due(archive).await.unwrap(), Some(crate::at(3, 2)), "the lease expiry");
+
+        assert_eq!(frontier::release(archive, "someone-else", crate::at(3, 5)).await.unwrap(), 0);
+        assert_eq!(frontier::release(archive, "host:1", crate::at(3, 5)).await.unwrap(), 1);
+        assert!(frontier::lease_owners(archive).await.unwrap().is_empty());
+        let again = frontier::get(archive, leased[0].id).await.unwrap();
+        assert_eq!((again.state, again.attempts, again.next_attempt_at), (State::Pending, 1, crate::at(3, 5)));
+    }
 }

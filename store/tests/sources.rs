@@ -26,10 +26,12 @@ on_both_backends! {
         assert_eq!(sources::get(archive, source.id).await.unwrap(), source);
         assert_eq!(sources::by_name(archive, "Daily").await.unwrap(), Some(source.clone()));
         assert_eq!(sources::list(archive).await.unwrap(), vec![source.clone()]);
+        assert_eq!(sources::undiscovered(archive).await.unwrap(), vec![source.clone()]);
 
         sources::mark_discovered(archive, source.id, crate::at(3, 12)).await.unwrap();
         let discovered = sources::get(archive, source.id).await.unwrap();
         assert_eq!(discovered.discovered_at, Some(crate::at(3, 12)));
+        assert!(sources::undiscovered(archive).await.unwrap().is_empty());
     }
 
     async fn adding_again_is_idempotent(archive: &Archive) {

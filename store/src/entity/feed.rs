@@ -13,6 +13,8 @@ pub struct Model {
     pub kind: String,
     pub title: Option<String>,
     pub discovered_via: String,
+    pub depth: i32,
+    pub update_hint_secs: Option<i64>,
     pub etag: Option<String>,
     pub last_modified: Option<String>,
     pub body_hash: Option<String>,
