@@ -7,9 +7,12 @@
 //!   and kept for [`ClientConfig::robots_ttl`]. A 4xx means no rules; a 5xx or a network failure
 //!   means everything is disallowed for [`ClientConfig::robots_retry`], then it is fetched again
 //!   (RFC 9309 §2.3.1). Every hop of a redirect chain is checked against its own host's rules.
-//! - **Per-host slots** ([`HostGate`]): two request starts to one host are never closer than the
-//!   host's interval: the configured one, or its `Crawl-delay` if longer. robots.txt fetches take
-//!   slots too.
+//! - **Per-host turns** ([`HostGate`]): one request at a time per host, and two request starts to
+//!   one host never closer than the host's interval: the configured one, or its `Crawl-delay` if
+//!   longer. robots.txt fetches take turns too. A redirect to another host takes that host's turn
+//!   as well; a redirect back to a host the request already holds waits out its interval.
+//! - **A global limit** of [`ClientConfig::max_in_flight`] requests at once; a request takes its
+//!   slot after its host's turn has come, so tasks waiting for a busy host hold no slot.
 //! - **429 and 503** with a `Retry-After` (or without: a minute) push the host's next slot out;
 //!   when the wait is at most [`ClientConfig::max_retry_wait`] the request is retried in place,
 //!   up to [`ClientConfig::max_retries`] times, otherwise the response goes back to the caller,
@@ -27,7 +30,7 @@ use tokio::time::Instant;
 use url::Url;
 
 use crate::fetch::{BeforeHop, FetchConfig, FetchError, Fetched, Fetcher, HopFuture, Validators};
-use crate::polite::HostGate;
+use crate::polite::{HostGate, Turn};
 use crate::robots::Robots;
 
 /// The polite layer's settings.
@@ -45,6 +48,8 @@ pub struct ClientConfig {
     pub max_retry_wait: Duration,
     /// How many times one request is retried in place after 429 or 503.
     pub max_retries: u32,
+    /// Requests in flight at once, across all hosts (waiting for a host's turn does not count).
+    pub max_in_flight: usize,
 }
 
 impl Default for ClientConfig {
@@ -56,6 +61,7 @@ impl Default for ClientConfig {
             robots_retry: Duration::from_secs(600),
             max_retry_wait: Duration::from_secs(60),
             max_retries: 3,
+            max_in_flight: 16,
         }
     }
 }
@@ -118,6 +124,7 @@ pub struct Client {
 struct Inner {
     fetcher: Fetcher,
     gate: HostGate,
+    in_flight: Arc<tokio::sync::Semaphore>,
     robots: Mutex<HashMap<String, Arc<RobotsEntry>>>,
     journal: Option<Journal>,
     config: ClientConfig,
@@ -140,6 +147,7 @@ impl Client {
             inner: Arc::new(Inner {
                 fetcher,
                 gate: HostGate::new(config.host_interval),
+                in_flight: Arc::new(tokio::sync::Semaphore::new(config.max_in_flight.max(1))),
                 robots: Mutex::new(HashMap::new()),
                 journal,
                 config,
@@ -165,7 +173,7 @@ impl Client {
         }
     }
 
-    /// GETs `url` politely: robots.txt allows it (every hop), the host's slot has come, and short
+    /// GETs `url` politely: robots.txt allows it (every hop), the host's turn has come, and short
     /// `Retry-After`s are waited out. A response of any status is `Ok`.
     pub async fn get(
         &self,
@@ -175,35 +183,21 @@ impl Client {
     ) -> Result<Fetched, FetchError> {
         let mut retries = 0;
         loop {
-            let fetched =
-                self.inner.fetcher.get_with(url, validators, accept, &Admit(self)).await?;
+            let hook = Polite::new(self, true);
+            let fetched = self.inner.fetcher.get_with(url, validators, accept, &hook).await;
+            // Release the turns and the slot before anything else waits.
+            drop(hook);
+            let fetched = fetched?;
             if !matches!(fetched.status, 429 | 503) {
                 return Ok(fetched);
             }
             let wait = fetched.retry_after().unwrap_or(Duration::from_secs(60));
-            self.inner.gate.back_off(host_key(&fetched.final_url), wait);
+            self.inner.gate.back_off(host_key(&fetched.final_url), wait).await;
             if wait > self.inner.config.max_retry_wait || retries >= self.inner.config.max_retries {
                 return Ok(fetched);
             }
             retries += 1;
         }
-    }
-
-    /// Checks robots.txt for `url` and waits for its host's slot.
-    async fn admit(&self, url: &Url) -> Result<(), FetchError> {
-        let robots = self.robots(url).await;
-        let target = match url.query() {
-            Some(query) => format!("{}?{query}", url.path()),
-            None => url.path().to_owned(),
-        };
-        if !robots.allowed(&target) {
-            return Err(FetchError::Denied {
-                url: url.clone(),
-                reason: "disallowed by robots.txt".to_owned(),
-            });
-        }
-        self.inner.gate.turn(host_key(url)).await;
-        Ok(())
     }
 
     /// The robots.txt rules for `url`'s host, fetching them when unknown or expired.
@@ -234,6 +228,13 @@ impl Client {
         Arc::clone(rules)
     }
 
+    /// The robots.txt rules for `url`'s host if they were fetched, expired or not.
+    fn cached_robots(&self, url: &Url) -> Option<Arc<Robots>> {
+        let origin = url.origin().ascii_serialization();
+        let table = self.inner.robots.lock().unwrap_or_else(|p| p.into_inner());
+        table.get(&origin).and_then(|entry| entry.rules.get().cloned())
+    }
+
     async fn fetch_robots(&self, url: &Url) -> (Robots, Duration) {
         let config = &self.inner.config;
         let Ok(robots_url) = url.join("/robots.txt") else {
@@ -243,13 +244,18 @@ impl Client {
         let result = self
             .inner
             .fetcher
-            .get_with(&robots_url, &Validators::default(), "text/plain,*/*;q=0.5", &TakeTurn(self))
+            .get_with(
+                &robots_url,
+                &Validators::default(),
+                "text/plain,*/*;q=0.5",
+                &Polite::new(self, false),
+            )
             .await;
         let outcome = match &result {
             Ok(fetched) if fetched.status == 200 => {
                 let rules = Robots::parse(&fetched.body, &self.inner.agent);
                 if let Some(delay) = rules.crawl_delay() {
-                    self.inner.gate.set_crawl_delay(&host, delay);
+                    self.inner.gate.set_crawl_delay(&host, delay).await;
                 }
                 (rules, config.robots_ttl)
             }
@@ -267,24 +273,81 @@ impl Client {
     }
 }
 
-/// The hook of polite requests: robots.txt, then the host's slot.
-struct Admit<'c>(&'c Client);
+/// What one polite request holds: the turns of the hosts it has asked, and its global slot.
+#[derive(Default)]
+struct Held {
+    turns: Vec<(String, Turn)>,
+    slot: Option<tokio::sync::OwnedSemaphorePermit>,
+}
 
-impl BeforeHop for Admit<'_> {
-    fn before_hop<'a>(&'a self, url: &'a Url) -> HopFuture<'a> {
-        Box::pin(self.0.admit(url))
+/// The hook of polite requests: robots.txt (unless this is the robots.txt request itself), then
+/// the host's turn, then a global slot; all kept until the hook is dropped.
+struct Polite<'c> {
+    client: &'c Client,
+    check_robots: bool,
+    held: Mutex<Held>,
+}
+
+impl<'c> Polite<'c> {
+    fn new(client: &'c Client, check_robots: bool) -> Polite<'c> {
+        Polite { client, check_robots, held: Mutex::new(Held::default()) }
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, Held> {
+        self.held.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    async fn admit(&self, url: &Url) -> Result<(), FetchError> {
+        let host = host_key(url).to_ascii_lowercase();
+        let held_turn = {
+            let mut held = self.held();
+            held.turns.iter().position(|(name, _)| *name == host).map(|i| held.turns.remove(i).1)
+        };
+        if self.check_robots {
+            // A host this request already holds had its rules fetched moments ago: use them as
+            // they are rather than fetch again (which would need the turn we hold).
+            let robots = match &held_turn {
+                Some(_) => self.client.cached_robots(url),
+                None => Some(self.client.robots(url).await),
+            };
+            let target = match url.query() {
+                Some(query) => format!("{}?{query}", url.path()),
+                None => url.path().to_owned(),
+            };
+            if robots.is_some_and(|robots| !robots.allowed(&target)) {
+                return Err(FetchError::Denied {
+                    url: url.clone(),
+                    reason: "disallowed by robots.txt".to_owned(),
+                });
+            }
+        }
+        let mut turn = match held_turn {
+            Some(mut turn) => {
+                turn.wait().await;
+                turn
+            }
+            None => self.client.inner.gate.acquire(&host).await,
+        };
+        let has_slot = self.held().slot.is_some();
+        let slot = if has_slot {
+            None
+        } else {
+            // The semaphore is never closed.
+            Arc::clone(&self.client.inner.in_flight).acquire_owned().await.ok()
+        };
+        turn.start();
+        let mut held = self.held();
+        if slot.is_some() {
+            held.slot = slot;
+        }
+        held.turns.push((host, turn));
+        Ok(())
     }
 }
 
-/// The hook of robots.txt requests: the host's slot only.
-struct TakeTurn<'c>(&'c Client);
-
-impl BeforeHop for TakeTurn<'_> {
+impl BeforeHop for Polite<'_> {
     fn before_hop<'a>(&'a self, url: &'a Url) -> HopFuture<'a> {
-        Box::pin(async move {
-            self.0.inner.gate.turn(host_key(url)).await;
-            Ok(())
-        })
+        Box::pin(self.admit(url))
     }
 }
 

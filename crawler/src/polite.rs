@@ -1,15 +1,21 @@
-//! Politeness: at most one request start per host per interval, across everything the crawler does.
+//! Politeness: one request at a time per host, request starts at least an interval apart.
 //!
-//! [`HostGate::turn`] hands out start times per host: each caller reserves the next free slot
-//! (the later of now and the host's previous slot plus its interval) and waits for it, so two
-//! request starts to one host are never closer than the interval, however many tasks ask at once.
+//! [`HostGate::acquire`] gives out a [`Turn`] per host, one holder at a time (waiting tasks queue
+//! in order). A turn waits until the host's last request *start* plus its interval (and past any
+//! `Retry-After` block), and the holder calls [`Turn::start`] just before sending. Measuring from
+//! actual starts, not from reserved slots, keeps the guarantee when a request is delayed after its
+//! turn came (waiting for a global connection slot, say): two request starts to one host are
+//! never closer than the interval, however many tasks ask at once.
+//!
 //! A host's interval is the crawler's default or its robots.txt `Crawl-delay`, whichever is
-//! longer; a `Retry-After` (429, 503) pushes the host's next slot out.
+//! longer (capped at [`MAX_CRAWL_DELAY`]); a `Retry-After` (429, 503) blocks the host for a while
+//! (capped at [`MAX_HOST_BACKOFF`]).
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use tokio::sync::OwnedMutexGuard;
 use tokio::time::Instant;
 
 /// The longest `Crawl-delay` honoured; a larger one is capped (and the host stays reachable).
@@ -18,17 +24,46 @@ pub const MAX_CRAWL_DELAY: Duration = Duration::from_secs(120);
 /// The longest `Retry-After` honoured for a whole host.
 pub const MAX_HOST_BACKOFF: Duration = Duration::from_secs(3600);
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 struct Host {
-    next: Instant,
+    last_start: Option<Instant>,
     interval: Duration,
+    blocked_until: Option<Instant>,
 }
 
-/// Per-host start times. Share one gate across all tasks of a crawl.
+impl Host {
+    fn ready_at(&self) -> Option<Instant> {
+        let after_last = self.last_start.map(|at| at + self.interval);
+        after_last.max(self.blocked_until)
+    }
+}
+
+/// Per-host turns. Share one gate across all tasks of a crawl.
 #[derive(Debug)]
 pub struct HostGate {
     default_interval: Duration,
-    hosts: Mutex<HashMap<String, Host>>,
+    hosts: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Host>>>>,
+}
+
+/// The right to send the next request to one host. Hold it until the request is done.
+#[derive(Debug)]
+pub struct Turn {
+    host: OwnedMutexGuard<Host>,
+}
+
+impl Turn {
+    /// Waits until the host may be asked again (after a previous [`Turn::start`] of this turn, for
+    /// a redirect back to the same host).
+    pub async fn wait(&mut self) {
+        if let Some(at) = self.host.ready_at() {
+            tokio::time::sleep_until(at).await;
+        }
+    }
+
+    /// Records that a request starts now. Call right before sending.
+    pub fn start(&mut self) {
+        self.host.last_start = Some(Instant::now());
+    }
 }
 
 impl HostGate {
@@ -37,50 +72,54 @@ impl HostGate {
         HostGate { default_interval, hosts: Mutex::new(HashMap::new()) }
     }
 
-    /// Reserves the next start slot for `host` and returns when it is; does not wait.
-    pub fn reserve(&self, host: &str) -> Instant {
-        let now = Instant::now();
+    fn host(&self, host: &str) -> Arc<tokio::sync::Mutex<Host>> {
         let mut hosts = self.hosts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let entry = hosts
-            .entry(host.to_ascii_lowercase())
-            .or_insert(Host { next: now, interval: self.default_interval });
-        let slot = entry.next.max(now);
-        entry.next = slot + entry.interval;
-        slot
+        Arc::clone(hosts.entry(host.to_ascii_lowercase()).or_insert_with(|| {
+            Arc::new(tokio::sync::Mutex::new(Host {
+                last_start: None,
+                interval: self.default_interval,
+                blocked_until: None,
+            }))
+        }))
     }
 
-    /// Waits for `host`'s next slot. Call right before starting a request.
-    pub async fn turn(&self, host: &str) {
-        let slot = self.reserve(host);
-        tokio::time::sleep_until(slot).await;
+    /// Waits for `host`'s turn: no other holder, and its interval (or block) has passed.
+    pub async fn acquire(&self, host: &str) -> Turn {
+        let mut turn = Turn { host: self.host(host).lock_owned().await };
+        turn.wait().await;
+        turn
+    }
+
+    /// Waits for `host`'s turn and records a request start at once: for callers that send right
+    /// away.
+    pub async fn turn(&self, host: &str) -> Turn {
+        let mut turn = self.acquire(host).await;
+        turn.start();
+        turn
     }
 
     /// Applies a robots.txt `Crawl-delay` (seconds) to `host`, if longer than the default.
-    pub fn set_crawl_delay(&self, host: &str, seconds: f64) {
+    pub async fn set_crawl_delay(&self, host: &str, seconds: f64) {
         let delay =
             Duration::try_from_secs_f64(seconds).unwrap_or(MAX_CRAWL_DELAY).min(MAX_CRAWL_DELAY);
-        let mut hosts = self.hosts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let now = Instant::now();
-        let entry = hosts
-            .entry(host.to_ascii_lowercase())
-            .or_insert(Host { next: now, interval: self.default_interval });
-        entry.interval = self.default_interval.max(delay);
+        let cell = self.host(host);
+        let mut state = cell.lock().await;
+        state.interval = self.default_interval.max(delay);
     }
 
     /// Keeps every request to `host` from starting for `wait` (a `Retry-After`), capped.
-    pub fn back_off(&self, host: &str, wait: Duration) {
+    pub async fn back_off(&self, host: &str, wait: Duration) {
         let until = Instant::now() + wait.min(MAX_HOST_BACKOFF);
-        let mut hosts = self.hosts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let entry = hosts
-            .entry(host.to_ascii_lowercase())
-            .or_insert(Host { next: until, interval: self.default_interval });
-        entry.next = entry.next.max(until);
+        let cell = self.host(host);
+        let mut state = cell.lock().await;
+        state.blocked_until = state.blocked_until.max(Some(until));
     }
 
     /// The interval in force for `host`.
-    pub fn interval(&self, host: &str) -> Duration {
-        let hosts = self.hosts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        hosts.get(&host.to_ascii_lowercase()).map_or(self.default_interval, |h| h.interval)
+    pub async fn interval(&self, host: &str) -> Duration {
+        let cell = self.host(host);
+        let state = cell.lock().await;
+        state.interval
     }
 }
 
@@ -94,20 +133,30 @@ mod tests {
     async fn starts_to_one_host_are_an_interval_apart() {
         let gate = HostGate::new(Duration::from_secs(5));
         let start = Instant::now();
-        let slots: Vec<Duration> = (0..4).map(|_| gate.reserve("Daily.example") - start).collect();
-        assert_eq!(slots, [0, 5, 10, 15].map(Duration::from_secs));
-        assert_eq!(gate.reserve("other.example") - start, Duration::ZERO, "hosts are independent");
+        let mut starts = Vec::new();
+        for _ in 0..4 {
+            let _turn = gate.turn("Daily.example").await;
+            starts.push(Instant::now() - start);
+        }
+        assert_eq!(starts, [0, 5, 10, 15].map(Duration::from_secs));
+        let _other = gate.turn("other.example").await;
+        assert_eq!(Instant::now() - start, Duration::from_secs(15), "hosts are independent");
     }
 
     #[tokio::test(start_paused = true)]
     async fn concurrent_tasks_never_start_closer_than_the_interval() {
-        let gate = std::sync::Arc::new(HostGate::new(Duration::from_millis(200)));
+        let gate = Arc::new(HostGate::new(Duration::from_millis(200)));
         let start = Instant::now();
         let tasks: Vec<_> = (0..8)
-            .map(|_| {
-                let gate = std::sync::Arc::clone(&gate);
+            .map(|i| {
+                let gate = Arc::clone(&gate);
                 tokio::spawn(async move {
-                    gate.turn("daily.example").await;
+                    let mut turn = gate.acquire("daily.example").await;
+                    // Some holders are held up after their turn came (a busy connection pool).
+                    if i % 3 == 0 {
+                        tokio::time::sleep(Duration::from_millis(70)).await;
+                    }
+                    turn.start();
                     Instant::now() - start
                 })
             })
@@ -123,23 +172,34 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn a_redirect_back_to_a_held_host_waits_its_interval() {
+        let gate = HostGate::new(Duration::from_secs(2));
+        let start = Instant::now();
+        let mut turn = gate.turn("daily.example").await;
+        turn.wait().await;
+        turn.start();
+        assert_eq!(Instant::now() - start, Duration::from_secs(2));
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn crawl_delay_lengthens_and_retry_after_pushes_out() {
         let gate = HostGate::new(Duration::from_secs(5));
-        gate.set_crawl_delay("daily.example", 12.5);
-        assert_eq!(gate.interval("daily.example"), Duration::from_millis(12_500));
-        gate.set_crawl_delay("fast.example", 1.0);
+        gate.set_crawl_delay("daily.example", 12.5).await;
+        assert_eq!(gate.interval("daily.example").await, Duration::from_millis(12_500));
+        gate.set_crawl_delay("fast.example", 1.0).await;
         assert_eq!(
-            gate.interval("fast.example"),
+            gate.interval("fast.example").await,
             Duration::from_secs(5),
             "never below the default"
         );
-        gate.set_crawl_delay("slow.example", 1e9);
-        assert_eq!(gate.interval("slow.example"), MAX_CRAWL_DELAY);
-        gate.set_crawl_delay("odd.example", f64::NAN);
-        assert_eq!(gate.interval("odd.example"), MAX_CRAWL_DELAY);
+        gate.set_crawl_delay("slow.example", 1e9).await;
+        assert_eq!(gate.interval("slow.example").await, MAX_CRAWL_DELAY);
+        gate.set_crawl_delay("odd.example", f64::NAN).await;
+        assert_eq!(gate.interval("odd.example").await, MAX_CRAWL_DELAY);
 
         let start = Instant::now();
-        gate.back_off("busy.example", Duration::from_secs(60));
-        assert_eq!(gate.reserve("busy.example") - start, Duration::from_secs(60));
+        gate.back_off("busy.example", Duration::from_secs(60)).await;
+        let _turn = gate.turn("busy.example").await;
+        assert_eq!(Instant::now() - start, Duration::from_secs(60));
     }
 }
