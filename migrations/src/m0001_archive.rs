@@ -53,6 +53,7 @@ enum Frontier {
     Id,
     Url,
     LossyUrl,
+    Host,
     SourceId,
     FeedId,
     State,
@@ -270,6 +271,7 @@ impl MigrationTrait for Migration {
                     .col(big_pk_auto(Frontier::Id))
                     .col(text(Frontier::Url))
                     .col(text(Frontier::LossyUrl).unique_key())
+                    .col(text(Frontier::Host))
                     .col(big_integer(Frontier::SourceId))
                     .col(big_integer_null(Frontier::FeedId))
                     .col(text(Frontier::State))
@@ -301,6 +303,14 @@ impl MigrationTrait for Migration {
             .create_index(
                 index("idx_frontier_due", Frontier::Table)
                     .col(Frontier::State)
+                    .col(Frontier::NextAttemptAt)
+                    .take(),
+            )
+            .await?;
+        manager
+            .create_index(
+                index("idx_frontier_host", Frontier::Table)
+                    .col(Frontier::Host)
                     .col(Frontier::NextAttemptAt)
                     .take(),
             )

@@ -149,6 +149,7 @@ pub async fn enqueue(archive: &Archive, new: &NewUrl) -> Result<(Entry, bool)> {
         id: NotSet,
         url: Set(new.url.clone()),
         lossy_url: Set(new.lossy_url.clone()),
+        host: Set(host_of(&new.url)),
         source_id: Set(new.source_id),
         feed_id: Set(new.feed_id),
         state: Set(State::Pending.as_str().to_owned()),
@@ -173,6 +174,29 @@ pub async fn enqueue(archive: &Archive, new: &NewUrl) -> Result<(Entry, bool)> {
     Ok((stored, inserted_row(&result)))
 }
 
+/// The lower-case host of a URL, the key of per-host scheduling (empty when it has none).
+pub fn host_of(url: &str) -> String {
+    url::Url::parse(url)
+        .ok()
+        .and_then(|url| url.host_str().map(str::to_ascii_lowercase))
+        .unwrap_or_default()
+}
+
+/// The latest attempt time among `host`'s pending entries: where a new entry of the host goes
+/// to keep the host's entries an interval apart.
+pub async fn last_slot(archive: &Archive, host: &str) -> Result<Option<DateTime<Utc>>> {
+    let last: Option<Option<DateTime<Utc>>> = frontier::Entity::find()
+        .select_only()
+        .column_as(frontier::Column::NextAttemptAt.max(), "last")
+        .filter(frontier::Column::Host.eq(host))
+        .filter(frontier::Column::State.eq(State::Pending.as_str()))
+        .into_tuple()
+        .one(&archive.db)
+        .await
+        .doing("finding a host's last slot")?;
+    Ok(last.flatten())
+}
+
 /// The entry with this id.
 pub async fn get(archive: &Archive, id: i64) -> Result<Entry> {
     frontier::Entity::find_by_id(id)
@@ -194,7 +218,7 @@ pub async fn by_lossy_url(archive: &Archive, lossy_url: &str) -> Result<Option<E
         .transpose()
 }
 
-fn leasable(now: DateTime<Utc>) -> Condition {
+fn leasable(now: DateTime<Utc>, fresh_until: DateTime<Utc>) -> Condition {
     Condition::any()
         .add(
             Condition::all()
@@ -203,9 +227,31 @@ fn leasable(now: DateTime<Utc>) -> Condition {
         )
         .add(
             Condition::all()
+                .add(frontier::Column::State.eq(State::Pending.as_str()))
+                .add(frontier::Column::Attempts.eq(0))
+                .add(frontier::Column::NextAttemptAt.lte(fresh_until)),
+        )
+        .add(
+            Condition::all()
                 .add(frontier::Column::State.eq(State::Leased.as_str()))
                 .add(frontier::Column::LeaseUntil.lte(now)),
         )
+}
+
+/// What a worker asks [`lease`] for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeaseRequest<'a> {
+    /// The present.
+    pub now: DateTime<Utc>,
+    /// Entries never attempted are due up to this time (a pass that fetches everything queued
+    /// takes them early; its per-host turns keep it polite). Retries are due only at `now`.
+    pub fresh_until: DateTime<Utc>,
+    /// The most entries returned.
+    pub limit: u64,
+    /// The worker's name.
+    pub owner: &'a str,
+    /// How long the lease lasts.
+    pub lease_for: Duration,
 }
 
 /// Leases up to `limit` due entries to `owner` until `now + lease_for`, oldest due first.
@@ -219,10 +265,16 @@ pub async fn lease_due(
     owner: &str,
     lease_for: Duration,
 ) -> Result<Vec<Entry>> {
+    lease(archive, &LeaseRequest { now, fresh_until: now, limit, owner, lease_for }).await
+}
+
+/// Leases due entries as `request` says, earliest due first.
+pub async fn lease(archive: &Archive, request: &LeaseRequest<'_>) -> Result<Vec<Entry>> {
+    let LeaseRequest { now, fresh_until, limit, owner, lease_for } = *request;
     let candidates: Vec<i64> = frontier::Entity::find()
         .select_only()
         .column(frontier::Column::Id)
-        .filter(leasable(now))
+        .filter(leasable(now, fresh_until))
         .order_by_asc(frontier::Column::NextAttemptAt)
         .order_by_asc(frontier::Column::Id)
         .limit(limit)
@@ -240,7 +292,7 @@ pub async fn lease_due(
             .col_expr(frontier::Column::LeaseUntil, Expr::value(until))
             .col_expr(frontier::Column::Attempts, Expr::col(frontier::Column::Attempts).add(1))
             .filter(frontier::Column::Id.eq(id))
-            .filter(leasable(now))
+            .filter(leasable(now, fresh_until))
             .exec(&archive.db)
             .await
             .doing("leasing a URL")?;

@@ -112,4 +112,28 @@ on_both_backends! {
         let again = frontier::get(archive, leased[0].id).await.unwrap();
         assert_eq!((again.state, again.attempts, again.next_attempt_at), (State::Pending, 1, crate::at(3, 5)));
     }
+
+    async fn fresh_entries_can_be_taken_early_and_hosts_have_last_slots(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let mut fresh = new(source.id, "later");
+        fresh.next_attempt_at = crate::at(9, 0);
+        frontier::enqueue(archive, &fresh).await.unwrap();
+        assert_eq!(frontier::last_slot(archive, "daily.example").await.unwrap(), Some(crate::at(9, 0)));
+        assert_eq!(frontier::last_slot(archive, "other.example").await.unwrap(), None);
+        assert_eq!(frontier::host_of("https://WWW.Daily.example:8080/a"), "www.daily.example");
+
+        let request = |fresh_until| frontier::LeaseRequest {
+            now: crate::at(3, 0),
+            fresh_until,
+            limit: 10,
+            owner: "w",
+            lease_for: Duration::minutes(5),
+        };
+        assert!(frontier::lease(archive, &request(crate::at(3, 0))).await.unwrap().is_empty());
+        let early = frontier::lease(archive, &request(crate::at(10, 0))).await.unwrap();
+        assert_eq!(early.len(), 1);
+        // A retry is due only at its time, however far `fresh_until` reaches.
+        frontier::settle(archive, early[0].id, State::Pending, Some("HTTP 500"), Some(crate::at(4, 0))).await.unwrap();
+        assert!(frontier::lease(archive, &request(crate::at(10, 0))).await.unwrap().is_empty());
+    }
 }

@@ -9,6 +9,7 @@ pub struct Model {
     pub id: i64,
     pub url: String,
     pub lossy_url: String,
+    pub host: String,
     pub source_id: i64,
     pub feed_id: Option<i64>,
     pub state: String,
