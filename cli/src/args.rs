@@ -1,5 +1,7 @@
 //! Command-line arguments: clap derive types, one doc comment per flag.
 
+use std::path::PathBuf;
+
 use clap::{Parser, Subcommand, ValueEnum};
 
 /// morgue: a standing news archive.
@@ -10,16 +12,20 @@ use clap::{Parser, Subcommand, ValueEnum};
 #[derive(Debug, Parser, PartialEq)]
 #[command(name = "morgue", version, about, max_term_width = 100)]
 pub(crate) struct Args {
-    /// The archive: a SQLite file path or `sqlite:PATH`, or a `postgres://` URL.
+    /// The archive: a SQLite file path or `sqlite:PATH`, or a `postgres://` URL [default:
+    /// `database-url` in morgue.toml, else morgue.db].
     #[arg(
         long,
         global = true,
         env = "MORGUE_DATABASE_URL",
-        default_value = "morgue.db",
         value_name = "URL",
         hide_env_values = true
     )]
-    pub(crate) database_url: String,
+    pub(crate) database_url: Option<String>,
+
+    /// The settings file [default: morgue.toml in the working directory, when there is one].
+    #[arg(long, global = true, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
 
     /// What to do.
     #[command(subcommand)]
@@ -37,6 +43,121 @@ pub(crate) enum Command {
     /// Print the normalizer's keys for URLs or titles, one output line per input line.
     #[command(subcommand)]
     Normalize(NormalizeCommand),
+    /// Add, import and list media sources.
+    #[command(subcommand)]
+    Sources(SourcesCommand),
+    /// Find the feeds and sitemaps of sources (those never searched, or the ones named).
+    Discover {
+        /// Sources to search again, by name; with none, every source never searched.
+        #[arg(long = "source", value_name = "NAME")]
+        sources: Vec<String>,
+        /// Search every source again.
+        #[arg(long, conflicts_with = "sources")]
+        all: bool,
+        #[command(flatten)]
+        crawl: CrawlArgs,
+    },
+    /// Crawl: discover new sources, poll due feeds and sitemaps, fetch due articles, extract and
+    /// store them. Keeps going on the schedule unless `--once` is given.
+    Crawl {
+        /// One pass: stop when nothing is due.
+        #[arg(long)]
+        once: bool,
+        #[command(flatten)]
+        crawl: CrawlArgs,
+    },
+    /// Keep crawling on the schedule until interrupted (SIGINT or SIGTERM finish the work in
+    /// flight, then stop). The same as `crawl` without `--once`.
+    Run {
+        #[command(flatten)]
+        crawl: CrawlArgs,
+    },
+}
+
+/// `morgue sources` subcommands.
+#[derive(Debug, Subcommand, PartialEq)]
+pub(crate) enum SourcesCommand {
+    /// Add one source. Adding it again with the same homepage changes nothing.
+    Add {
+        /// The name people know it by; unique in the archive.
+        #[arg(long)]
+        name: String,
+        /// Its homepage URL.
+        #[arg(long, value_name = "URL")]
+        homepage: String,
+        /// The IANA timezone of its calendar days, e.g. Europe/Madrid.
+        #[arg(long, value_name = "TZ", default_value = "UTC")]
+        timezone: String,
+        /// A feed or sitemap URL to poll besides the ones discovery finds (repeatable).
+        #[arg(long = "feed", value_name = "URL")]
+        feeds: Vec<String>,
+    },
+    /// Import sources from a CSV file with a header row: name, homepage, and optionally
+    /// timezone and feeds (several URLs separated by spaces). `-` reads standard input.
+    Import {
+        /// The CSV file.
+        file: PathBuf,
+    },
+    /// List the sources with their feed counts and discovery state.
+    List {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+        format: ListFormat,
+    },
+}
+
+/// How lists are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ListFormat {
+    /// Aligned columns for people.
+    Table,
+    /// CSV with a header row, for spreadsheets and scripts.
+    Csv,
+}
+
+/// Crawler settings. Each can also be set in morgue.toml under the same name (`host-interval =
+/// "5s"`); a flag given here wins.
+#[derive(Debug, Clone, Default, PartialEq, clap::Args)]
+pub(crate) struct CrawlArgs {
+    /// Fetch only articles published within this long, by their feed or sitemap dates (e.g. 7d,
+    /// 36h) [default: 7d].
+    #[arg(long, value_name = "DURATION")]
+    pub(crate) since: Option<String>,
+    /// Requests in flight at once, across all hosts [default: 16].
+    #[arg(long, value_name = "N")]
+    pub(crate) concurrency: Option<usize>,
+    /// Least time between two request starts to one host (e.g. 5s, 500ms); a longer
+    /// robots.txt Crawl-delay wins [default: 5s].
+    #[arg(long, value_name = "DURATION")]
+    pub(crate) host_interval: Option<String>,
+    /// The User-Agent header; its first word is the robots.txt product token.
+    #[arg(long, short = 'A', value_name = "NAME")]
+    pub(crate) user_agent: Option<String>,
+    /// Allow connections to loopback, private, link-local and multicast addresses (tests, demos).
+    #[arg(long)]
+    pub(crate) allow_private_addresses: bool,
+    /// Resolve HOST to IP instead of asking DNS, like curl's --resolve; `*.DOMAIN=IP` covers a
+    /// domain and everything under it. Repeatable.
+    #[arg(long, value_name = "HOST=IP")]
+    pub(crate) resolve: Vec<String>,
+    /// Time limit for one whole request, redirects included [default: 60s].
+    #[arg(long, short = 'm', value_name = "DURATION")]
+    pub(crate) max_time: Option<String>,
+    /// Time limit for connecting [default: 10s].
+    #[arg(long, value_name = "DURATION")]
+    pub(crate) connect_timeout: Option<String>,
+    /// Largest response body accepted, in bytes (k, M and G suffixes) [default: 10M].
+    #[arg(long, value_name = "BYTES")]
+    pub(crate) max_filesize: Option<String>,
+    /// Most redirects followed [default: 10].
+    #[arg(long, value_name = "N")]
+    pub(crate) max_redirs: Option<usize>,
+    /// Poll every feed and sitemap now, whatever its schedule says.
+    #[arg(long)]
+    pub(crate) force_poll: bool,
+    /// This worker's name on the leases it takes [default: HOST:PID].
+    #[arg(long, value_name = "NAME")]
+    pub(crate) worker: Option<String>,
 }
 
 /// `morgue normalize` subcommands. With no inputs on the command line, each reads one input per
@@ -92,10 +213,39 @@ mod tests {
     #[test]
     fn parses_global_database_url_anywhere() {
         let args = Args::try_parse_from(["morgue", "migrate", "--database-url", "x.db"]).unwrap();
-        assert_eq!(args, Args { database_url: "x.db".into(), command: Command::Migrate });
+        assert_eq!(
+            args,
+            Args { database_url: Some("x.db".into()), config: None, command: Command::Migrate }
+        );
         let args =
             Args::try_parse_from(["morgue", "--database-url", "postgres://h/db", "init"]).unwrap();
-        assert_eq!(args.database_url, "postgres://h/db");
+        assert_eq!(args.database_url.as_deref(), Some("postgres://h/db"));
+    }
+
+    #[test]
+    fn crawl_flags_look_like_curls() {
+        let args = Args::try_parse_from([
+            "morgue",
+            "crawl",
+            "--once",
+            "-A",
+            "Bot/1",
+            "-m",
+            "30s",
+            "--resolve",
+            "*.test=127.0.0.1",
+            "--resolve",
+            "a.example=10.0.0.1",
+            "--max-redirs",
+            "3",
+        ])
+        .unwrap();
+        let Command::Crawl { once, crawl } = args.command else { panic!("not crawl") };
+        assert!(once);
+        assert_eq!(crawl.user_agent.as_deref(), Some("Bot/1"));
+        assert_eq!(crawl.max_time.as_deref(), Some("30s"));
+        assert_eq!(crawl.resolve.len(), 2);
+        assert_eq!(crawl.max_redirs, Some(3));
     }
 
     #[test]

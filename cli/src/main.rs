@@ -4,17 +4,34 @@
 //! subscriber, prints, or uses `anyhow`. Errors are printed once, on one line, by `main`.
 
 mod args;
+mod config;
+mod crawl;
+mod ingest;
 mod normalize;
+mod progress;
+mod sources;
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::Parser;
 use store::{Archive, OpenMode};
 use tracing_subscriber::EnvFilter;
 
-use crate::args::{Args, Command};
+use crate::args::{Args, Command, CrawlArgs, SourcesCommand};
+use crate::config::{CrawlSettings, FileConfig};
+use crate::crawl::{Engine, Mode};
+use crate::progress::Progress;
+
+/// Writes a line to stdout; a closed pipe (`morgue … | head`) is not an error worth a message.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        let mut stdout = std::io::stdout().lock();
+        let _ = writeln!(stdout, $($arg)*);
+    }};
+}
 
 fn main() -> ExitCode {
     let args = Args::parse();
@@ -60,21 +77,115 @@ fn init_logging() {
 }
 
 async fn run(args: Args) -> Result<()> {
+    let file = FileConfig::load(args.config.as_deref())?;
+    let database_url = args
+        .database_url
+        .clone()
+        .or_else(|| file.database_url.clone())
+        .unwrap_or_else(|| config::DEFAULT_DATABASE_URL.to_owned());
     match args.command {
-        Command::Init => init(&args.database_url).await,
-        Command::Migrate => migrate(&args.database_url).await,
+        Command::Init => init(&database_url).await,
+        Command::Migrate => migrate(&database_url).await,
         Command::Normalize(command) => {
             normalize::run(&command, std::io::stdin().lock(), std::io::stdout().lock())
         }
+        Command::Sources(command) => sources_command(&database_url, command).await,
+        Command::Discover { sources, all, crawl } => {
+            discover(&database_url, &file, &crawl, &sources, all).await
+        }
+        Command::Crawl { once, crawl } => {
+            let mode = if once { Mode::Once } else { Mode::Forever };
+            crawl_command(&database_url, &file, &crawl, mode).await
+        }
+        Command::Run { crawl } => crawl_command(&database_url, &file, &crawl, Mode::Forever).await,
     }
 }
 
-/// Writes a line to stdout; a closed pipe (`morgue … | head`) is not an error worth a message.
-macro_rules! outln {
-    ($($arg:tt)*) => {{
-        let mut stdout = std::io::stdout().lock();
-        let _ = writeln!(stdout, $($arg)*);
-    }};
+/// Opens an existing archive whose schema is current.
+async fn open(url: &str) -> Result<Archive> {
+    let archive = Archive::open(url, OpenMode::Existing).await?;
+    archive.check_schema().await.with_context(|| {
+        format!("{} (bring it up to date with `morgue migrate`)", archive.display_url())
+    })?;
+    Ok(archive)
+}
+
+async fn sources_command(url: &str, command: SourcesCommand) -> Result<()> {
+    let archive = open(url).await?;
+    let mut stdout = std::io::stdout().lock();
+    match command {
+        SourcesCommand::Add { name, homepage, timezone, feeds } => {
+            let input = sources::SourceInput { name: name.clone(), homepage, timezone, feeds };
+            match sources::add(&archive, &input).await? {
+                sources::AddOutcome::New { id, feeds } => {
+                    let _ = writeln!(stdout, "added source {id}: {name} ({feeds} feeds given)");
+                }
+                sources::AddOutcome::Existing { id, feeds } => {
+                    let _ = writeln!(
+                        stdout,
+                        "source {id}: {name} was already there ({feeds} new feeds given)"
+                    );
+                }
+            }
+        }
+        SourcesCommand::Import { file } => sources::import(&archive, &file, &mut stdout).await?,
+        SourcesCommand::List { format } => sources::list(&archive, format, &mut stdout).await?,
+    }
+    archive.close().await?;
+    Ok(())
+}
+
+async fn discover(
+    url: &str,
+    file: &FileConfig,
+    args: &CrawlArgs,
+    names: &[String],
+    all: bool,
+) -> Result<()> {
+    let settings = CrawlSettings::resolve(args, file)?;
+    let archive = open(url).await?;
+    let chosen = if all {
+        store::sources::list(&archive).await?
+    } else if names.is_empty() {
+        store::sources::undiscovered(&archive).await?
+    } else {
+        let mut chosen = Vec::new();
+        for name in names {
+            let source = store::sources::by_name(&archive, name)
+                .await?
+                .with_context(|| format!("no source named {name:?} (see `morgue sources list`)"))?;
+            chosen.push(source);
+        }
+        chosen
+    };
+    let progress = Progress::new();
+    let stop = crawl::stop_on_signals();
+    let engine =
+        Arc::new(Engine::new(archive.clone(), settings, Arc::clone(&progress), Mode::Once, stop)?);
+    {
+        let _ticker = progress.show();
+        engine.discover(chosen).await?;
+        engine.finish().await;
+    }
+    outln!("discover: {}", progress.summary());
+    archive.close().await?;
+    Ok(())
+}
+
+async fn crawl_command(url: &str, file: &FileConfig, args: &CrawlArgs, mode: Mode) -> Result<()> {
+    let settings = CrawlSettings::resolve(args, file)?;
+    let archive = open(url).await?;
+    let progress = Progress::new();
+    let stop = crawl::stop_on_signals();
+    let engine =
+        Arc::new(Engine::new(archive.clone(), settings, Arc::clone(&progress), mode, stop)?);
+    let result = {
+        let _ticker = progress.show();
+        engine.run().await
+    };
+    outln!("crawl: {}", progress.summary());
+    archive.close().await?;
+    result
 }
 
 async fn init(url: &str) -> Result<()> {

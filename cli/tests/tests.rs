@@ -1,6 +1,8 @@
 //! Runs the `morgue` binary the way people do, in a temporary working directory.
 
 mod archive;
+// `morgue crawl` and `morgue sources` against the test web.
+mod crawl;
 // `morgue normalize`: line-for-line batch behaviour.
 mod normalize;
 // Architecture invariants checked over the source tree.

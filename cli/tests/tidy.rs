@@ -19,8 +19,8 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-const CRATES: [&str; 7] =
-    ["cli", "crawler", "dedup", "extractor", "migrations", "normalizer", "store"];
+const CRATES: [&str; 8] =
+    ["cli", "crawler", "dedup", "extractor", "migrations", "normalizer", "store", "testweb"];
 
 #[test]
 fn every_module_has_a_doc_line() {

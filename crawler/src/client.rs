@@ -321,9 +321,9 @@ impl<'c> Polite<'c> {
                 });
             }
         }
-        let mut turn = match held_turn {
+        let turn = match held_turn {
             Some(mut turn) => {
-                turn.wait().await;
+                turn.again().await;
                 turn
             }
             None => self.client.inner.gate.acquire(&host).await,
@@ -335,7 +335,6 @@ impl<'c> Polite<'c> {
             // The semaphore is never closed.
             Arc::clone(&self.client.inner.in_flight).acquire_owned().await.ok()
         };
-        turn.start();
         let mut held = self.held();
         if slot.is_some() {
             held.slot = slot;

@@ -106,6 +106,15 @@ pub struct Found {
     pub update_hint: Option<chrono::Duration>,
 }
 
+/// A feed the homepage announces in a `<link>` tag but that could not be confirmed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unconfirmed {
+    /// Its URL.
+    pub url: Url,
+    /// Why it was not confirmed, for people.
+    pub reason: String,
+}
+
 /// What discovery found for one source.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Discovery {
@@ -113,6 +122,10 @@ pub struct Discovery {
     pub homepage: Result<Url, String>,
     /// Confirmed feeds and sitemaps, best first.
     pub found: Vec<Found>,
+    /// Feeds announced by `<link>` tags that failed to confirm (an error, an unreadable body).
+    /// A site that names its feed usually has one that is down for now: callers may keep these
+    /// when nothing else was found, so that the failure is polled and shown rather than lost.
+    pub unconfirmed: Vec<Unconfirmed>,
     /// How many candidates were fetched.
     pub tried: usize,
 }
@@ -152,14 +165,24 @@ pub async fn discover(client: &Client, homepage: &Url, limits: Limits) -> Discov
             }
         };
     let base = homepage_result.as_ref().unwrap_or(homepage).clone();
-    let mut found = Vec::new();
-    let mut tried = 0;
-
+    let mut search = Search::default();
     let feed_candidates = discover::feed_candidates(&html, &base);
-    confirm_tiers(client, &feed_candidates, limits, true, &mut found, &mut tried).await;
+    confirm_tiers(client, &feed_candidates, limits, true, &mut search).await;
     let sitemap_candidates = discover::sitemap_candidates(&base, robots.sitemaps());
-    confirm_tiers(client, &sitemap_candidates, limits, false, &mut found, &mut tried).await;
-    Discovery { homepage: homepage_result, found, tried }
+    confirm_tiers(client, &sitemap_candidates, limits, false, &mut search).await;
+    Discovery {
+        homepage: homepage_result,
+        found: search.found,
+        unconfirmed: search.unconfirmed,
+        tried: search.tried,
+    }
+}
+
+#[derive(Default)]
+struct Search {
+    found: Vec<Found>,
+    unconfirmed: Vec<Unconfirmed>,
+    tried: usize,
 }
 
 /// Confirms candidates tier by tier, stopping after the first tier that confirms any.
@@ -168,22 +191,27 @@ async fn confirm_tiers(
     candidates: &[Candidate],
     limits: Limits,
     feeds: bool,
-    found: &mut Vec<Found>,
-    tried: &mut usize,
+    search: &mut Search,
 ) {
     let mut tiers: Vec<Via> = candidates.iter().map(|c| c.via).collect();
     tiers.dedup();
     for tier in tiers {
-        let before = found.len();
+        let before = search.found.len();
         for candidate in candidates.iter().filter(|c| c.via == tier).take(limits.per_tier) {
-            *tried += 1;
-            if let Some(confirmed) = confirm(client, candidate, limits, feeds).await
-                && !found.iter().any(|f: &Found| f.url == confirmed.url)
-            {
-                found.push(confirmed);
+            search.tried += 1;
+            match confirm(client, candidate, limits, feeds).await {
+                Ok(confirmed) => {
+                    if !search.found.iter().any(|f| f.url == confirmed.url) {
+                        search.found.push(confirmed);
+                    }
+                }
+                Err(reason) if candidate.via == Via::LinkTag => {
+                    search.unconfirmed.push(Unconfirmed { url: candidate.url.clone(), reason })
+                }
+                Err(_) => {}
             }
         }
-        if found.len() > before {
+        if search.found.len() > before {
             return;
         }
     }
@@ -194,7 +222,7 @@ async fn confirm(
     candidate: &Candidate,
     limits: Limits,
     feeds: bool,
-) -> Option<Found> {
+) -> Result<Found, String> {
     let result = client.get(&candidate.url, &Validators::default(), FEED_ACCEPT).await;
     let confirmed = match &result {
         Ok(fetched) if fetched.status == 200 => {
@@ -205,7 +233,7 @@ async fn confirm(
                 feeds,
                 !feeds,
             ) {
-                Ok(document) => Some(Found {
+                Ok(document) => Ok(Found {
                     url: fetched.final_url.clone(),
                     via: candidate.via,
                     kind: document.kind(),
@@ -218,10 +246,11 @@ async fn confirm(
                         Document::Sitemap(_) => None,
                     },
                 }),
-                Err(_) => None,
+                Err(reason) => Err(format!("unreadable: {reason}")),
             }
         }
-        _ => None,
+        Ok(fetched) => Err(format!("HTTP {}", fetched.status)),
+        Err(err) => Err(err.status()),
     };
     // A candidate refused by robots.txt was never requested: nothing to archive.
     if !matches!(result, Err(FetchError::Denied { .. })) {

@@ -1,11 +1,12 @@
-//! Politeness: one request at a time per host, request starts at least an interval apart.
+//! Politeness: one request at a time per host, each starting at least an interval after the
+//! previous one ended.
 //!
 //! [`HostGate::acquire`] gives out a [`Turn`] per host, one holder at a time (waiting tasks queue
-//! in order). A turn waits until the host's last request *start* plus its interval (and past any
-//! `Retry-After` block), and the holder calls [`Turn::start`] just before sending. Measuring from
-//! actual starts, not from reserved slots, keeps the guarantee when a request is delayed after its
-//! turn came (waiting for a global connection slot, say): two request starts to one host are
-//! never closer than the interval, however many tasks ask at once.
+//! in order). A turn waits until the interval has passed since the host's previous turn was given
+//! back (and past any `Retry-After` block); the holder sends and keeps the turn until the response
+//! is read. Counting from the end of the previous exchange
+//! rather than from its start makes the guarantee hold as the server sees it: two requests arrive
+//! at least an interval apart whatever the network delays, however many tasks ask at once.
 //!
 //! A host's interval is the crawler's default or its robots.txt `Crawl-delay`, whichever is
 //! longer (capped at [`MAX_CRAWL_DELAY`]); a `Retry-After` (429, 503) blocks the host for a while
@@ -26,14 +27,16 @@ pub const MAX_HOST_BACKOFF: Duration = Duration::from_secs(3600);
 
 #[derive(Debug)]
 struct Host {
-    last_start: Option<Instant>,
+    /// When the last exchange with the host ended (its turn was given back, or a redirect
+    /// response came back within a turn).
+    last_done: Option<Instant>,
     interval: Duration,
     blocked_until: Option<Instant>,
 }
 
 impl Host {
     fn ready_at(&self) -> Option<Instant> {
-        let after_last = self.last_start.map(|at| at + self.interval);
+        let after_last = self.last_done.map(|at| at + self.interval);
         after_last.max(self.blocked_until)
     }
 }
@@ -52,17 +55,23 @@ pub struct Turn {
 }
 
 impl Turn {
-    /// Waits until the host may be asked again (after a previous [`Turn::start`] of this turn, for
-    /// a redirect back to the same host).
-    pub async fn wait(&mut self) {
+    /// For a second request within one turn (a redirect back to the same host): the previous
+    /// response has come back, so waits an interval from now.
+    pub async fn again(&mut self) {
+        self.host.last_done = Some(Instant::now());
+        self.wait().await;
+    }
+
+    async fn wait(&mut self) {
         if let Some(at) = self.host.ready_at() {
             tokio::time::sleep_until(at).await;
         }
     }
+}
 
-    /// Records that a request starts now. Call right before sending.
-    pub fn start(&mut self) {
-        self.host.last_start = Some(Instant::now());
+impl Drop for Turn {
+    fn drop(&mut self) {
+        self.host.last_done = Some(Instant::now());
     }
 }
 
@@ -76,7 +85,7 @@ impl HostGate {
         let mut hosts = self.hosts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         Arc::clone(hosts.entry(host.to_ascii_lowercase()).or_insert_with(|| {
             Arc::new(tokio::sync::Mutex::new(Host {
-                last_start: None,
+                last_done: None,
                 interval: self.default_interval,
                 blocked_until: None,
             }))
@@ -87,14 +96,6 @@ impl HostGate {
     pub async fn acquire(&self, host: &str) -> Turn {
         let mut turn = Turn { host: self.host(host).lock_owned().await };
         turn.wait().await;
-        turn
-    }
-
-    /// Waits for `host`'s turn and records a request start at once: for callers that send right
-    /// away.
-    pub async fn turn(&self, host: &str) -> Turn {
-        let mut turn = self.acquire(host).await;
-        turn.start();
         turn
     }
 
@@ -135,12 +136,14 @@ mod tests {
         let start = Instant::now();
         let mut starts = Vec::new();
         for _ in 0..4 {
-            let _turn = gate.turn("Daily.example").await;
+            let _turn = gate.acquire("Daily.example").await;
             starts.push(Instant::now() - start);
+            // The exchange takes a second; the next starts an interval after it ended.
+            tokio::time::sleep(Duration::from_secs(1)).await;
         }
-        assert_eq!(starts, [0, 5, 10, 15].map(Duration::from_secs));
-        let _other = gate.turn("other.example").await;
-        assert_eq!(Instant::now() - start, Duration::from_secs(15), "hosts are independent");
+        assert_eq!(starts, [0, 6, 12, 18].map(Duration::from_secs));
+        let _other = gate.acquire("other.example").await;
+        assert_eq!(Instant::now() - start, Duration::from_secs(19), "hosts are independent");
     }
 
     #[tokio::test(start_paused = true)]
@@ -151,13 +154,14 @@ mod tests {
             .map(|i| {
                 let gate = Arc::clone(&gate);
                 tokio::spawn(async move {
-                    let mut turn = gate.acquire("daily.example").await;
+                    let _turn = gate.acquire("daily.example").await;
                     // Some holders are held up after their turn came (a busy connection pool).
                     if i % 3 == 0 {
                         tokio::time::sleep(Duration::from_millis(70)).await;
                     }
-                    turn.start();
-                    Instant::now() - start
+                    let started = Instant::now() - start;
+                    tokio::time::sleep(Duration::from_millis(30)).await;
+                    started
                 })
             })
             .collect();
@@ -175,10 +179,10 @@ mod tests {
     async fn a_redirect_back_to_a_held_host_waits_its_interval() {
         let gate = HostGate::new(Duration::from_secs(2));
         let start = Instant::now();
-        let mut turn = gate.turn("daily.example").await;
-        turn.wait().await;
-        turn.start();
-        assert_eq!(Instant::now() - start, Duration::from_secs(2));
+        let mut turn = gate.acquire("daily.example").await;
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        turn.again().await;
+        assert_eq!(Instant::now() - start, Duration::from_secs(3));
     }
 
     #[tokio::test(start_paused = true)]
@@ -199,7 +203,7 @@ mod tests {
 
         let start = Instant::now();
         gate.back_off("busy.example", Duration::from_secs(60)).await;
-        let _turn = gate.turn("busy.example").await;
+        let _turn = gate.acquire("busy.example").await;
         assert_eq!(Instant::now() - start, Duration::from_secs(60));
     }
 }

@@ -272,6 +272,21 @@ pub async fn next_due(archive: &Archive) -> Result<Option<DateTime<Utc>>> {
     Ok(next.flatten())
 }
 
+/// Corrects what a feed serves (a sitemap index's child turns out to be a news sitemap, a feed
+/// changes format).
+pub async fn set_kind(archive: &Archive, id: i64, kind: FeedKind) -> Result<()> {
+    let result = feed::Entity::update_many()
+        .col_expr(feed::Column::Kind, Expr::value(kind.as_str()))
+        .filter(feed::Column::Id.eq(id))
+        .exec(&archive.db)
+        .await
+        .doing("changing a feed's kind")?;
+    if result.rows_affected == 0 {
+        return Err(Error::NotFound { what: format!("feed {id}") });
+    }
+    Ok(())
+}
+
 /// Every feed, by id.
 pub async fn list(archive: &Archive) -> Result<Vec<Feed>> {
     feed::Entity::find()

@@ -283,6 +283,26 @@ pub async fn by_lossy_url(archive: &Archive, lossy_url: &str) -> Result<Option<S
     find_by_lossy_url(&archive.db, lossy_url).await
 }
 
+/// The story a lossy key leads to: its own key, or a URL recorded for it (the oldest story when
+/// several match).
+pub async fn by_any_lossy_url(archive: &Archive, lossy_url: &str) -> Result<Option<Story>> {
+    let own = find_by_lossy_url(&archive.db, lossy_url).await?;
+    let recorded = story_url::Entity::find()
+        .filter(story_url::Column::LossyUrl.eq(lossy_url))
+        .order_by_asc(story_url::Column::StoryId)
+        .one(&archive.db)
+        .await
+        .doing("reading a story URL")?;
+    match (own, recorded) {
+        (Some(story), Some(row)) if row.story_id < story.id => {
+            get(archive, row.story_id).await.map(Some)
+        }
+        (Some(story), _) => Ok(Some(story)),
+        (None, Some(row)) => get(archive, row.story_id).await.map(Some),
+        (None, None) => Ok(None),
+    }
+}
+
 /// The story a URL was recorded for (exactly this URL, any kind), if any.
 pub async fn by_url(archive: &Archive, url: &str) -> Result<Option<Story>> {
     let found = story_url::Entity::find()

@@ -74,6 +74,11 @@ on_both_backends! {
         }
         let kinds: Vec<UrlKind> = stories::urls(archive, id).await.unwrap().iter().map(|url| url.kind).collect();
         assert_eq!(kinds, vec![UrlKind::First, UrlKind::Variant, UrlKind::Redirect, UrlKind::Canonical, UrlKind::Title]);
+        let via_recorded = stories::by_any_lossy_url(archive, "http://daily.example/x").await.unwrap();
+        assert_eq!(via_recorded.map(|s| s.id), Some(id));
+        let own = stories::by_any_lossy_url(archive, "http://daily.example/a").await.unwrap();
+        assert_eq!(own.map(|s| s.id), Some(id));
+        assert_eq!(stories::by_any_lossy_url(archive, "http://daily.example/none").await.unwrap(), None);
     }
 
     async fn stories_without_metadata_round_trip(archive: &Archive) {

@@ -1,0 +1,210 @@
+//! Phase three: lease due URLs, fetch them politely, archive, extract and store.
+
+use std::sync::Arc;
+
+use anyhow::Result;
+use chrono::{DateTime, Duration, Utc};
+use crawler::explore::PAGE_ACCEPT;
+use crawler::fetch::{FetchError, Fetched, Validators};
+use store::frontier::{Entry, LeaseRequest, State};
+use tokio::task::JoinSet;
+use url::Url;
+
+use super::{Engine, LEASE, Mode, http_status};
+use crate::ingest::{self, Ingested, Page};
+use crate::progress::Counter;
+
+/// Attempts before a URL is given up on.
+const MAX_ATTEMPTS: i32 = 4;
+
+/// How a fetched article ends.
+enum Settle {
+    Done,
+    Skipped(String),
+    Retry { error: String, at: Option<DateTime<Utc>> },
+    Failed(String),
+}
+
+impl Engine {
+    /// Fetches due URLs until none is due (in [`Mode::Once`], every URL never attempted counts as
+    /// due). Returns how many were fetched.
+    pub(super) async fn fetch_due(self: &Arc<Self>) -> Result<usize> {
+        let batch = (self.settings.concurrency * 8).max(64);
+        let mut tasks: JoinSet<Result<()>> = JoinSet::new();
+        let mut started = 0;
+        let mut exhausted = false;
+        loop {
+            if !exhausted && !self.stopping() && tasks.len() < batch / 2 {
+                let now = Utc::now();
+                let fresh_until = match self.mode {
+                    Mode::Once => now + Duration::days(3650),
+                    Mode::Forever => now + Duration::seconds(30),
+                };
+                let request = LeaseRequest {
+                    now,
+                    fresh_until,
+                    limit: (batch - tasks.len()) as u64,
+                    owner: &self.settings.worker,
+                    lease_for: Duration::from_std(LEASE).unwrap_or(Duration::minutes(30)),
+                };
+                let leased = store::frontier::lease(&self.archive, &request).await?;
+                exhausted = leased.is_empty();
+                for entry in leased {
+                    started += 1;
+                    let this = Arc::clone(self);
+                    tasks.spawn(async move { this.fetch_one(entry).await });
+                }
+            }
+            match tasks.join_next().await {
+                Some(joined) => joined??,
+                None if exhausted || self.stopping() => break,
+                None => {}
+            }
+        }
+        Ok(started)
+    }
+
+    async fn fetch_one(&self, entry: Entry) -> Result<()> {
+        let settle = match Url::parse(&entry.url) {
+            Err(_) => Settle::Failed("bad URL".to_owned()),
+            Ok(url) => {
+                let result = self.client.get(&url, &Validators::default(), PAGE_ACCEPT).await;
+                match result {
+                    Err(FetchError::Denied { reason, .. }) => Settle::Skipped(reason),
+                    Err(err) => {
+                        self.archive_exchange(&entry.url, Err(&err), Some(entry.id), None).await?;
+                        let permanent = matches!(
+                            err,
+                            FetchError::NotHttp { .. }
+                                | FetchError::Refused { .. }
+                                | FetchError::TooLarge { .. }
+                                | FetchError::BadEncoding { .. }
+                                | FetchError::TooManyRedirects { .. }
+                                | FetchError::RedirectLoop { .. }
+                        );
+                        if permanent {
+                            Settle::Failed(err.to_string())
+                        } else {
+                            Settle::Retry { error: err.to_string(), at: None }
+                        }
+                    }
+                    Ok(fetched) => {
+                        let fetch_id = self
+                            .archive_exchange(&entry.url, Ok(&fetched), Some(entry.id), None)
+                            .await?;
+                        self.progress.add(Counter::Fetched, 1);
+                        self.settle_response(&entry, fetched, fetch_id).await?
+                    }
+                }
+            }
+        };
+        let now = Utc::now();
+        match settle {
+            Settle::Done => {
+                store::frontier::settle(&self.archive, entry.id, State::Done, None, None).await?;
+            }
+            Settle::Skipped(reason) => {
+                self.progress.add(Counter::Skipped, 1);
+                tracing::debug!(url = %entry.url, %reason, "skipped");
+                store::frontier::settle(
+                    &self.archive,
+                    entry.id,
+                    State::Skipped,
+                    Some(&reason),
+                    None,
+                )
+                .await?;
+            }
+            Settle::Retry { error, at } if entry.attempts < MAX_ATTEMPTS => {
+                // 15 minutes, then 30, then an hour, unless the server said when.
+                let backoff = Duration::minutes(15 << (entry.attempts - 1).clamp(0, 6));
+                let at = at.unwrap_or(now + backoff);
+                tracing::debug!(url = %entry.url, %error, %at, "will retry");
+                store::frontier::settle(
+                    &self.archive,
+                    entry.id,
+                    State::Pending,
+                    Some(&error),
+                    Some(at),
+                )
+                .await?;
+            }
+            Settle::Retry { error, .. } | Settle::Failed(error) => {
+                self.progress.add(Counter::Failed, 1);
+                tracing::info!(url = %entry.url, %error, attempts = entry.attempts, "gave up");
+                store::frontier::settle(&self.archive, entry.id, State::Failed, Some(&error), None)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn settle_response(
+        &self,
+        entry: &Entry,
+        fetched: Fetched,
+        fetch_id: i64,
+    ) -> Result<Settle> {
+        match fetched.status {
+            200..=299 => {}
+            429 | 503 => {
+                let at = fetched
+                    .retry_after()
+                    .and_then(|wait| Duration::from_std(wait).ok())
+                    .map(|wait| Utc::now() + wait.min(Duration::days(1)));
+                return Ok(Settle::Retry { error: http_status(fetched.status), at });
+            }
+            408 | 500..=599 => {
+                return Ok(Settle::Retry { error: http_status(fetched.status), at: None });
+            }
+            status => return Ok(Settle::Failed(http_status(status))),
+        }
+        if let Some(media) = fetched.media_type()
+            && !is_page(&media)
+        {
+            return Ok(Settle::Skipped(format!("not HTML ({media})")));
+        }
+        let source = self.source(entry.source_id).await?;
+        let page = Page {
+            url: entry.url.clone(),
+            lossy_url: entry.lossy_url.clone(),
+            final_url: fetched.final_url.to_string(),
+            fetch_id: Some(fetch_id),
+            content_type: fetched.header("content-type").map(str::to_owned),
+            body: fetched.body,
+            hint_published: entry.hint_published_at,
+            hint_title: entry.hint_title.clone(),
+            fetched_at: fetched.started_at,
+        };
+        let permit = Arc::clone(&self.cpu).acquire_owned().await?;
+        let (page, extracted) = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let extracted = ingest::extract_page(&page);
+            (page, extracted)
+        })
+        .await?;
+        let stored = {
+            let _merging = self.merging.lock().await;
+            ingest::store_page(&self.archive, &source, &page, &extracted).await?
+        };
+        Ok(match stored {
+            Ingested::New { .. } => {
+                self.progress.add(Counter::Stored, 1);
+                Settle::Done
+            }
+            Ingested::Known { .. } => {
+                self.progress.add(Counter::Known, 1);
+                Settle::Done
+            }
+            Ingested::NotStory { reason } => Settle::Skipped(reason.to_owned()),
+        })
+    }
+}
+
+/// Whether a media type is a page the extractor reads.
+fn is_page(media: &str) -> bool {
+    matches!(
+        media,
+        "text/html" | "application/xhtml+xml" | "text/plain" | "application/xml" | "text/xml"
+    ) || media.is_empty()
+}

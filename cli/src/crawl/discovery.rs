@@ -1,0 +1,134 @@
+//! Phase one: find the feeds and sitemaps of sources never searched.
+
+use std::sync::Arc;
+
+use anyhow::Result;
+use chrono::Utc;
+use crawler::explore::{self, DocKind, Found, Limits};
+use crawler::feed::Format;
+use crawler::schedule;
+use store::feeds::{FeedKind, NewFeed};
+use store::sources::Source;
+use tokio::task::JoinSet;
+use url::Url;
+
+use super::Engine;
+use crate::progress::Counter;
+
+impl Engine {
+    /// Searches every source never searched. Returns how many were.
+    pub(super) async fn discover_new(self: &Arc<Self>) -> Result<usize> {
+        let sources = store::sources::undiscovered(&self.archive).await?;
+        self.discover(sources).await
+    }
+
+    /// Searches these sources (again), several at a time.
+    pub(crate) async fn discover(self: &Arc<Self>, sources: Vec<Source>) -> Result<usize> {
+        let count = sources.len();
+        let mut tasks = JoinSet::new();
+        for source in sources {
+            if self.stopping() {
+                break;
+            }
+            let this = Arc::clone(self);
+            tasks.spawn(async move { this.discover_one(&source).await });
+        }
+        while let Some(joined) = tasks.join_next().await {
+            joined??;
+        }
+        Ok(count)
+    }
+
+    async fn discover_one(&self, source: &Source) -> Result<()> {
+        let Ok(homepage) = Url::parse(&source.homepage) else {
+            tracing::warn!(source = %source.name, homepage = %source.homepage, "not a usable homepage URL");
+            store::sources::mark_discovered(&self.archive, source.id, Utc::now()).await?;
+            return Ok(());
+        };
+        let limits = Limits {
+            max_decoded_bytes: self.settings.client.fetch.max_decoded_bytes,
+            ..Limits::default()
+        };
+        let discovery = explore::discover(&self.client, &homepage, limits).await;
+        let mut added = 0;
+        for found in &discovery.found {
+            if self.add_found(source, found).await? {
+                added += 1;
+            }
+        }
+        // A feed the site announces but that fails now is kept when nothing else was found, so
+        // that it is polled (with backoff) and its failure shows, rather than the source looking
+        // empty.
+        let no_feeds = !discovery.found.iter().any(|f| matches!(f.kind, DocKind::Feed(_)));
+        if no_feeds {
+            for unconfirmed in &discovery.unconfirmed {
+                tracing::warn!(
+                    source = %source.name, feed = %unconfirmed.url, reason = %unconfirmed.reason,
+                    "keeping an announced feed that could not be read"
+                );
+                let found = Found {
+                    url: unconfirmed.url.clone(),
+                    via: crawler::discover::Via::LinkTag,
+                    kind: DocKind::Feed(Format::Rss),
+                    title: None,
+                    update_hint: None,
+                };
+                if self.add_found(source, &found).await? {
+                    added += 1;
+                }
+            }
+        }
+        store::sources::mark_discovered(&self.archive, source.id, Utc::now()).await?;
+        self.progress.add(Counter::Discovered, 1);
+        match (&discovery.homepage, discovery.found.is_empty()) {
+            (Err(status), _) => tracing::warn!(
+                source = %source.name, found = discovery.found.len(),
+                "homepage {} failed ({status}); {added} new feeds or sitemaps", source.homepage
+            ),
+            (Ok(_), true) => tracing::warn!(
+                source = %source.name, tried = discovery.tried,
+                "no feeds or sitemaps found at {}", source.homepage
+            ),
+            (Ok(_), false) => tracing::info!(
+                source = %source.name, found = discovery.found.len(), added,
+                "discovered feeds and sitemaps"
+            ),
+        }
+        Ok(())
+    }
+
+    /// Adds a discovered feed or sitemap. Returns whether it is new to the archive.
+    async fn add_found(&self, source: &Source, found: &Found) -> Result<bool> {
+        let Some(url_key) = normalizer::feed_url_key(found.url.as_str()) else {
+            return Ok(false);
+        };
+        let hint = found.update_hint;
+        let new = NewFeed {
+            source_id: source.id,
+            url: found.url.to_string(),
+            url_key,
+            kind: feed_kind(found.kind),
+            title: found.title.clone(),
+            discovered_via: found.via.as_str().to_owned(),
+            depth: 0,
+            update_hint_secs: hint.map(|h| h.num_seconds()),
+            poll_interval_secs: schedule::initial_interval(hint).num_seconds(),
+            next_poll_at: None,
+        };
+        let (_, is_new) = store::feeds::add(&self.archive, &new).await?;
+        Ok(is_new)
+    }
+}
+
+/// The archive's name for a document kind.
+pub(super) fn feed_kind(kind: DocKind) -> FeedKind {
+    match kind {
+        DocKind::Feed(Format::Rss) => FeedKind::Rss,
+        DocKind::Feed(Format::Atom) => FeedKind::Atom,
+        DocKind::Feed(Format::Rdf) => FeedKind::Rdf,
+        DocKind::Feed(Format::Json) => FeedKind::Json,
+        DocKind::SitemapIndex => FeedKind::SitemapIndex,
+        DocKind::Sitemap => FeedKind::Sitemap,
+        DocKind::NewsSitemap => FeedKind::NewsSitemap,
+    }
+}

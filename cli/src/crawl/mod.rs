@@ -1,0 +1,361 @@
+//! The crawl loop: sources in, stories out, with everything in between kept in the archive.
+//!
+//! A pass ([`Engine::pass`]) runs three phases until none has work left:
+//!
+//! 1. **discover** ([`discovery`]): sources never searched get their feeds and sitemaps found;
+//! 2. **poll** ([`poll`]): due feeds and sitemaps are fetched with conditional GET, unchanged
+//!    bodies are recognised by hash, new items go into the frontier (deduplicated by lossy URL,
+//!    limited to `--since`), sitemap indexes add their children as sitemaps of their own, and the
+//!    next poll is scheduled adaptively;
+//! 3. **fetch** ([`articles`]): due frontier entries are leased, fetched, archived, extracted and
+//!    merged into stories.
+//!
+//! Everything goes through one polite [`Client`] (robots.txt, per-host turns, a global limit),
+//! and every response is archived: article and feed responses with their frontier entry or feed,
+//! the rest (robots.txt, discovery) through the client's journal.
+//!
+//! **Restarts.** All state is in the archive: feeds' schedules, the frontier and its leases. A
+//! worker's leases carry its name, `HOST:PID` by default; at start, leases held by workers of this
+//! host whose process is gone are given back at once, and any other lease expires after
+//! [`LEASE`]. Stories are keyed by lossy URL in the schema, so a page fetched twice across a crash
+//! is stored once.
+//!
+//! **Spreading.** New URLs of one host are queued an interval apart (after the host's last queued
+//! URL), so leasing earliest-due-first interleaves hosts instead of draining one at a time.
+
+mod articles;
+mod discovery;
+mod poll;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context as _, Result};
+use chrono::{DateTime, Utc};
+use crawler::client::{Client, Exchange, Journal};
+use crawler::fetch::{FetchError, Fetched};
+use store::Archive;
+use store::fetches::RawFetch;
+use store::sources::Source;
+use tokio::sync::{mpsc, oneshot, watch};
+
+use crate::config::CrawlSettings;
+use crate::progress::Progress;
+
+/// How long a worker holds a leased URL before others may take it.
+pub(crate) const LEASE: Duration = Duration::from_secs(30 * 60);
+
+/// How a crawl ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// One pass; every URL queued in it is fetched.
+    Once,
+    /// Passes on the schedule until stopped.
+    Forever,
+}
+
+enum JournalMessage {
+    Exchange(Box<Exchange>),
+    Flush(oneshot::Sender<()>),
+}
+
+/// One crawl: the archive, the polite client, the settings and the counters.
+pub(crate) struct Engine {
+    archive: Archive,
+    client: Client,
+    settings: CrawlSettings,
+    progress: Arc<Progress>,
+    mode: Mode,
+    sources: Mutex<HashMap<i64, Arc<Source>>>,
+    /// Where the next new URL of each host goes in the frontier.
+    slots: tokio::sync::Mutex<HashMap<String, DateTime<Utc>>>,
+    /// Extraction is CPU work: at most one per core at a time.
+    cpu: Arc<tokio::sync::Semaphore>,
+    /// Merges run one at a time: two URLs that lead to one page (a redirect and its target) must
+    /// not both become stories because they were merged at the same moment.
+    merging: tokio::sync::Mutex<()>,
+    journal: mpsc::UnboundedSender<JournalMessage>,
+    stop: watch::Receiver<bool>,
+}
+
+impl Engine {
+    /// Starts an engine; `stop` turning true asks it to finish the work in flight and return.
+    pub(crate) fn new(
+        archive: Archive,
+        settings: CrawlSettings,
+        progress: Arc<Progress>,
+        mode: Mode,
+        stop: watch::Receiver<bool>,
+    ) -> Result<Engine> {
+        let (journal, messages) = mpsc::unbounded_channel();
+        tokio::spawn(archive_journal(archive.clone(), messages));
+        let sender = journal.clone();
+        let journal_fn: Journal = Arc::new(move |exchange: Exchange| {
+            let _ = sender.send(JournalMessage::Exchange(Box::new(exchange)));
+        });
+        let mut client_config = settings.client.clone();
+        client_config.max_in_flight = settings.concurrency;
+        let client = Client::new(client_config, Some(journal_fn))
+            .context("cannot set up the HTTP client")?;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Ok(Engine {
+            archive,
+            client,
+            settings,
+            progress,
+            mode,
+            sources: Mutex::new(HashMap::new()),
+            slots: tokio::sync::Mutex::new(HashMap::new()),
+            cpu: Arc::new(tokio::sync::Semaphore::new(cores)),
+            merging: tokio::sync::Mutex::new(()),
+            journal,
+            stop,
+        })
+    }
+
+    /// Whether a stop was asked for.
+    fn stopping(&self) -> bool {
+        *self.stop.borrow()
+    }
+
+    /// Gives back the leases of workers of this machine whose process is gone.
+    pub(crate) async fn reclaim_dead_leases(&self) -> Result<()> {
+        let host = crate::config::hostname();
+        for owner in store::frontier::lease_owners(&self.archive).await? {
+            let Some((owner_host, pid)) = owner.rsplit_once(':') else { continue };
+            let Ok(pid) = pid.parse::<u32>() else { continue };
+            let alive =
+                pid == std::process::id() || std::path::Path::new(&format!("/proc/{pid}")).exists();
+            if owner_host == host && !alive && std::path::Path::new("/proc/self").exists() {
+                let released = store::frontier::release(&self.archive, &owner, Utc::now()).await?;
+                tracing::info!(%owner, released, "gave back the leases of a worker that is gone");
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs passes: one for [`Mode::Once`], until stopped for [`Mode::Forever`].
+    pub(crate) async fn run(self: &Arc<Self>) -> Result<()> {
+        self.reclaim_dead_leases().await?;
+        let result = self.run_inner().await;
+        // Whatever happened, leases this worker still holds go back at once.
+        let released =
+            store::frontier::release(&self.archive, &self.settings.worker, Utc::now()).await;
+        self.flush_journal().await;
+        released?;
+        result
+    }
+
+    async fn run_inner(self: &Arc<Self>) -> Result<()> {
+        let mut force = self.settings.force_poll;
+        loop {
+            self.pass(force).await?;
+            force = false;
+            if self.mode == Mode::Once || self.stopping() {
+                return Ok(());
+            }
+            let next = self.next_due().await?;
+            let wait = next
+                .map(|at| (at - Utc::now()).to_std().unwrap_or(Duration::ZERO))
+                .unwrap_or(Duration::from_secs(60))
+                .clamp(Duration::from_secs(1), Duration::from_secs(60));
+            tracing::debug!(?wait, "waiting for the next due feed or URL");
+            let mut stop = self.stop.clone();
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                _ = stop.changed() => return Ok(()),
+            }
+        }
+    }
+
+    /// The earliest of the next feed poll and the next frontier attempt.
+    async fn next_due(&self) -> Result<Option<DateTime<Utc>>> {
+        let feed = store::feeds::next_due(&self.archive).await?;
+        let url = store::frontier::next_due(&self.archive).await?;
+        Ok([feed, url].into_iter().flatten().min())
+    }
+
+    /// One pass: discover, poll, fetch, until none of them has work.
+    async fn pass(self: &Arc<Self>, force_poll: bool) -> Result<()> {
+        let mut force = force_poll;
+        for round in 0.. {
+            let discovered = self.discover_new().await?;
+            let polled = self.poll_due(force).await?;
+            force = false;
+            let fetched = self.fetch_due().await?;
+            if self.stopping() || discovered + polled + fetched == 0 || round > 20 {
+                break;
+            }
+            // Sitemap children and retries may have become due during this round.
+            let feed_due =
+                store::feeds::next_due(&self.archive).await?.is_some_and(|at| at <= Utc::now());
+            if !feed_due && discovered == 0 {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The source with this id (cached).
+    async fn source(&self, id: i64) -> Result<Arc<Source>> {
+        if let Some(source) = self.sources.lock().unwrap_or_else(|p| p.into_inner()).get(&id) {
+            return Ok(Arc::clone(source));
+        }
+        let source = Arc::new(store::sources::get(&self.archive, id).await?);
+        self.sources.lock().unwrap_or_else(|p| p.into_inner()).insert(id, Arc::clone(&source));
+        Ok(source)
+    }
+
+    /// Archives what is still in the journal; call before closing the archive.
+    pub(crate) async fn finish(&self) {
+        self.flush_journal().await;
+    }
+
+    /// Waits until every journal entry sent so far is archived.
+    async fn flush_journal(&self) {
+        let (done, flushed) = oneshot::channel();
+        if self.journal.send(JournalMessage::Flush(done)).is_ok() {
+            let _ = flushed.await;
+        }
+    }
+
+    /// Archives one exchange made for a frontier entry or a feed. Returns the fetch id.
+    async fn archive_exchange(
+        &self,
+        url: &str,
+        result: Result<&Fetched, &FetchError>,
+        frontier_id: Option<i64>,
+        feed_id: Option<i64>,
+    ) -> Result<i64> {
+        let raw = raw_fetch(url, result, frontier_id, feed_id);
+        Ok(store::fetches::insert(&self.archive, &raw).await?)
+    }
+}
+
+/// Archives the journal's exchanges (robots.txt, discovery) as they come.
+async fn archive_journal(archive: Archive, mut messages: mpsc::UnboundedReceiver<JournalMessage>) {
+    while let Some(message) = messages.recv().await {
+        match message {
+            JournalMessage::Exchange(exchange) => {
+                let raw = raw_fetch(exchange.url.as_str(), exchange.result.as_ref(), None, None);
+                if let Err(err) = store::fetches::insert(&archive, &raw).await {
+                    tracing::warn!(url = %exchange.url, "cannot archive a {} response: {err}", exchange.purpose.as_str());
+                }
+            }
+            JournalMessage::Flush(done) => {
+                let _ = done.send(());
+            }
+        }
+    }
+}
+
+/// The archive's record of a request, whatever came of it.
+fn raw_fetch(
+    url: &str,
+    result: Result<&Fetched, &FetchError>,
+    frontier_id: Option<i64>,
+    feed_id: Option<i64>,
+) -> RawFetch {
+    match result {
+        Ok(fetched) => RawFetch {
+            frontier_id,
+            feed_id,
+            requested_url: url.to_owned(),
+            final_url: fetched.final_url.to_string(),
+            redirect_chain: fetched.redirect_chain.iter().map(ToString::to_string).collect(),
+            status: Some(fetched.status),
+            headers: fetched.headers.clone(),
+            content_type: fetched.header("content-type").map(str::to_owned),
+            body: fetched.body.clone(),
+            error: None,
+            started_at: fetched.started_at,
+            first_byte_ms: Some(fetched.first_byte_ms),
+            total_ms: Some(fetched.total_ms),
+        },
+        Err(err) => RawFetch {
+            frontier_id,
+            feed_id,
+            requested_url: url.to_owned(),
+            final_url: url.to_owned(),
+            redirect_chain: Vec::new(),
+            status: None,
+            headers: Vec::new(),
+            content_type: None,
+            body: Vec::new(),
+            error: Some(err.to_string()),
+            started_at: Utc::now(),
+            first_byte_ms: None,
+            total_ms: None,
+        },
+    }
+}
+
+/// `HTTP 404 Not Found`, for people.
+pub(crate) fn http_status(status: u16) -> String {
+    let reason = match status {
+        200 => "OK",
+        301 => "Moved Permanently",
+        302 => "Found",
+        304 => "Not Modified",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        408 => "Request Timeout",
+        410 => "Gone",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        _ => "",
+    };
+    if reason.is_empty() { format!("HTTP {status}") } else { format!("HTTP {status} {reason}") }
+}
+
+/// Asks `stop` to turn true on SIGINT or SIGTERM; a second signal ends the process at once.
+pub(crate) fn stop_on_signals() -> watch::Receiver<bool> {
+    let (stop, stopped) = watch::channel(false);
+    tokio::spawn(async move {
+        let mut signals = 0;
+        loop {
+            wait_for_signal().await;
+            signals += 1;
+            if signals > 1 {
+                #[allow(clippy::print_stderr)]
+                {
+                    eprintln!("error: interrupted again; stopping now");
+                }
+                std::process::exit(130);
+            }
+            tracing::warn!(
+                "stopping: finishing the work in flight (interrupt again to stop at once)"
+            );
+            let _ = stop.send(true);
+        }
+    });
+    stopped
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

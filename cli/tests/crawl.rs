@@ -1,0 +1,276 @@
+//! `morgue crawl` against the generated test web on loopback: completeness, robots.txt,
+//! politeness, conditional GET, hostile hosts, and a crash in the middle of a crawl.
+
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use store::{Archive, OpenMode};
+use testweb::{Config, Seen, TestWeb};
+
+use crate::{morgue, stderr, stdout};
+
+/// A test web and an archive in a temporary directory, its sources imported.
+struct Setup {
+    dir: tempfile::TempDir,
+    web: TestWeb,
+}
+
+impl Setup {
+    fn new(config: Config) -> Setup {
+        let dir = tempfile::tempdir().unwrap();
+        let web = TestWeb::start(config).unwrap();
+        let init = morgue(dir.path(), &["init"]);
+        assert!(init.status.success(), "{}", stderr(&init));
+        let mut csv = String::from("name,homepage,timezone\n");
+        for (name, homepage) in web.sources() {
+            csv.push_str(&format!("\"{name}\",{homepage},Europe/Lisbon\n"));
+        }
+        std::fs::write(dir.path().join("sources.csv"), csv).unwrap();
+        let import = morgue(dir.path(), &["sources", "import", "sources.csv"]);
+        assert!(import.status.success(), "{}", stderr(&import));
+        Setup { dir, web }
+    }
+
+    fn crawl_args<'a>(&self, extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args =
+            vec!["crawl", "--once", "--allow-private-addresses", "--resolve", "*.test=127.0.0.1"];
+        args.extend_from_slice(extra);
+        args
+    }
+
+    fn crawl(&self, extra: &[&str]) -> std::process::Output {
+        let output = morgue(self.dir.path(), &self.crawl_args(extra));
+        assert!(output.status.success(), "{}", stderr(&output));
+        output
+    }
+
+    fn archive<T>(&self, read: impl AsyncFnOnce(&Archive) -> T) -> T {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            let url = self.dir.path().join("morgue.db");
+            let archive = Archive::open(url.to_str().unwrap(), OpenMode::Existing).await.unwrap();
+            let value = read(&archive).await;
+            archive.close().await.unwrap();
+            value
+        })
+    }
+
+    /// Every reachable article leads to a story, and there are no other stories.
+    fn assert_reachable_stored_once(&self, extra_stories: u64) {
+        let since = chrono::Utc::now() - chrono::Duration::days(7);
+        let reachable = self.web.world().reachable(since);
+        let urls: Vec<String> = reachable.iter().map(|a| self.web.article_url(a)).collect();
+        let (count, missing) = self.archive(async |archive| {
+            let mut missing = Vec::new();
+            for url in &urls {
+                let key = normalizer::lossy_url(url).unwrap();
+                if store::stories::by_any_lossy_url(archive, &key).await.unwrap().is_none() {
+                    missing.push(url.clone());
+                }
+            }
+            (store::stories::count(archive).await.unwrap(), missing)
+        });
+        assert!(
+            missing.is_empty(),
+            "{} of {} missing, e.g. {:?}",
+            missing.len(),
+            urls.len(),
+            &missing[..missing.len().min(3)]
+        );
+        assert_eq!(count, urls.len() as u64 + extra_stories, "one story per reachable article");
+    }
+}
+
+fn is_article(seen: &Seen) -> bool {
+    seen.path.contains(".html") || seen.path.starts_with("/go/")
+}
+
+fn config(seed: u64, hosts: usize, articles: usize) -> Config {
+    Config::small(seed, hosts, articles, chrono::Utc::now())
+}
+
+#[test]
+fn every_reachable_article_is_stored_once_and_robots_txt_is_obeyed() {
+    let setup = Setup::new(config(21, 6, 14));
+    let output = setup.crawl(&["--host-interval", "0s"]);
+    assert!(stdout(&output).contains("stories stored"), "{}", stdout(&output));
+    setup.assert_reachable_stored_once(0);
+    let seen = setup.web.requests();
+    assert!(seen.iter().all(|s| !s.path.starts_with("/private/")), "a disallowed path was fetched");
+    let stale: Vec<String> = setup
+        .web
+        .world()
+        .sites
+        .iter()
+        .flat_map(|site| setup.web.world().articles(site))
+        .filter(|a| a.stale)
+        .map(|a| a.path)
+        .collect();
+    assert!(!stale.is_empty());
+    assert!(
+        seen.iter().all(|s| !stale.contains(&s.path)),
+        "an article older than --since was fetched"
+    );
+    // Each article page was fetched once (URL variants are one lossy key), except that a page
+    // behind a `/go/` redirect is fetched as the redirect's target and again under its own URL.
+    let world = setup.web.world();
+    let mut fetched = std::collections::HashMap::<String, usize>::new();
+    for s in seen.iter().filter(|s| is_article(s) && s.status == 200) {
+        let path = s.path.split('?').next().unwrap();
+        *fetched.entry(format!("{}{path}", s.host.trim_start_matches("m."))).or_default() += 1;
+    }
+    for site in &world.sites {
+        for article in world.articles(site) {
+            let key = format!("{}{}", site.host, article.path);
+            let through_redirect = world.in_feed(site, &article) && article.number % 9 == 4;
+            let allowed = if through_redirect { 2 } else { 1 };
+            let times = fetched.get(&key).copied().unwrap_or(0);
+            assert!(times <= allowed, "{key} fetched {times} times");
+        }
+    }
+    let list = morgue(setup.dir.path(), &["sources", "list", "--format", "csv"]);
+    assert!(stdout(&list).lines().count() == 7, "{}", stdout(&list));
+}
+
+#[test]
+fn requests_to_one_host_keep_the_interval_and_the_crawl_delay() {
+    let mut config = config(22, 3, 5);
+    config.crawl_delay_every = 2;
+    config.crawl_delay_secs = 0.5;
+    let setup = Setup::new(config);
+    setup.crawl(&["--host-interval", "250ms"]);
+    setup.assert_reachable_stored_once(0);
+    let seen = setup.web.requests();
+    for site in &setup.web.world().sites {
+        let interval = match site.crawl_delay {
+            Some(delay) => Duration::from_secs_f64(delay),
+            None => Duration::from_millis(250),
+        };
+        for host in [site.host.clone(), format!("m.{}", site.host)] {
+            let mut times: Vec<_> = seen.iter().filter(|s| s.host == host).map(|s| s.at).collect();
+            times.sort();
+            for pair in times.windows(2) {
+                // Measured where the server reads the request: loopback adds well under 10 ms.
+                let gap = pair[1] - pair[0];
+                assert!(
+                    gap + Duration::from_millis(10) >= interval,
+                    "{host}: {gap:?} < {interval:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_second_pass_is_answered_by_304_and_does_no_work() {
+    let setup = Setup::new(config(23, 6, 8));
+    setup.crawl(&["--host-interval", "0s"]);
+    let before = setup.web.requests().len();
+    let again = setup.crawl(&["--host-interval", "0s", "--force-poll"]);
+    let second: Vec<Seen> = setup.web.requests().split_off(before);
+    let polls: Vec<&Seen> = second.iter().filter(|s| s.path.contains(".xml")).collect();
+    assert!(!polls.is_empty(), "the feeds were polled again");
+    assert!(polls.iter().all(|s| s.conditional && s.status == 304), "{polls:?}");
+    assert!(second.iter().all(|s| !is_article(s)), "an article was fetched again");
+    assert!(stdout(&again).contains("polls"), "{}", stdout(&again));
+    setup.assert_reachable_stored_once(0);
+}
+
+#[test]
+fn hostile_hosts_fail_on_their_own_and_leave_the_rest_alone() {
+    let mut config = config(24, 4, 6);
+    config.hostile = true;
+    let setup = Setup::new(config);
+    setup.crawl(&["--host-interval", "0s", "--max-time", "3s", "--max-filesize", "2M"]);
+    // The friendly sites are complete, and the hostile articles that can be stored are.
+    setup.assert_reachable_stored_once(testweb::hostile_sites::STORABLE.len() as u64);
+    for (host, path) in testweb::hostile_sites::STORABLE {
+        let url = format!("{}{path}", setup.web.origin(host));
+        let key = normalizer::lossy_url(&url).unwrap();
+        let found = setup.archive(async |archive| {
+            store::stories::by_any_lossy_url(archive, &key).await.unwrap()
+        });
+        let story = found.unwrap_or_else(|| panic!("{url} not stored"));
+        if host == "charset.test" {
+            assert!(
+                story.story.title.as_deref().unwrap_or_default().contains("Café"),
+                "{:?}",
+                story.story.title
+            );
+        }
+    }
+    // Failures are recorded for people.
+    let statuses = setup.archive(async |archive| {
+        store::feeds::list(archive)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|f| (f.url, f.last_status))
+            .collect::<Vec<_>>()
+    });
+    let status_of = |host: &str| {
+        let of_host = statuses.iter().filter(|(url, _)| url.contains(host));
+        of_host.filter_map(|(_, status)| status.clone()).collect::<Vec<_>>().join("; ")
+    };
+    assert!(status_of("broken.test").contains("500"), "{statuses:?}");
+    assert!(status_of("bomb.test").contains("large"), "{statuses:?}");
+    assert!(status_of("badxml.test").contains("unreadable"), "{statuses:?}");
+}
+
+#[test]
+fn a_crawl_killed_midway_finishes_on_restart_with_nothing_lost_or_doubled() {
+    let setup = Setup::new(config(25, 4, 25));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morgue"))
+        .args(setup.crawl_args(&["--host-interval", "20ms"]))
+        .current_dir(setup.dir.path())
+        .env_remove("MORGUE_DATABASE_URL")
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let midway = setup.web.wait_for(Duration::from_secs(120), |seen| {
+        seen.iter().filter(|s| is_article(s)).count() >= 30
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(midway, "the crawl never got halfway");
+    let stored_before =
+        setup.archive(async |archive| store::stories::count(archive).await.unwrap());
+    let reachable =
+        setup.web.world().reachable(chrono::Utc::now() - chrono::Duration::days(7)).len() as u64;
+    assert!(stored_before < reachable, "the crawl finished before it was killed");
+
+    setup.crawl(&["--host-interval", "20ms", "--max-time", "5s"]);
+    setup.assert_reachable_stored_once(0);
+    let leased =
+        setup.archive(async |archive| store::frontier::lease_owners(archive).await.unwrap());
+    assert!(leased.is_empty(), "leases left behind: {leased:?}");
+}
+
+#[test]
+fn sources_import_reports_bad_rows_and_keeps_the_good_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(morgue(dir.path(), &["init"]).status.success());
+    let csv = "name,homepage,timezone,feeds\n\
+               Good,https://good.example/,Europe/Madrid,https://good.example/rss https://good.example/sitemap.xml\n\
+               Bad URL,not a url,,\n\
+               Bad zone,https://zone.example/,Mars/Olympus,\n\
+               Plain,http://plain.example/,,\n";
+    std::fs::write(dir.path().join("s.csv"), csv).unwrap();
+    let import = morgue(dir.path(), &["sources", "import", "s.csv"]);
+    assert_eq!(import.status.code(), Some(1));
+    assert!(stdout(&import).contains("2 new sources"), "{}", stdout(&import));
+    let err = stderr(&import);
+    assert!(err.contains("line 3") && err.contains("line 4"), "{err}");
+    assert!(err.contains("Mars/Olympus"), "{err}");
+    let again = morgue(dir.path(), &["sources", "import", "s.csv"]);
+    assert!(stdout(&again).contains("0 new sources, 2 already present"), "{}", stdout(&again));
+    let list = stdout(&morgue(dir.path(), &["sources", "list"]));
+    assert!(list.contains("Good") && list.contains("Plain") && !list.contains("Bad"), "{list}");
+    assert!(list.lines().nth(1).unwrap().contains(" 2 "), "two feeds given: {list}");
+    let add =
+        morgue(dir.path(), &["sources", "add", "--name", "X", "--homepage", "ftp://x.example/"]);
+    assert_eq!(add.status.code(), Some(1));
+    assert_eq!(stderr(&add).lines().count(), 1, "{}", stderr(&add));
+}
