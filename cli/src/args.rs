@@ -72,6 +72,47 @@ pub(crate) enum Command {
         #[command(flatten)]
         crawl: CrawlArgs,
     },
+    /// Try morgue on a generated web of news sites served on loopback: crawl it into an archive
+    /// (demo.db unless --database-url says otherwise) and show what it holds.
+    Demo {
+        /// How many sites.
+        #[arg(long, default_value_t = 8)]
+        sites: usize,
+        /// Recent articles per site.
+        #[arg(long, default_value_t = 30)]
+        articles: usize,
+        /// The loopback port the sites are served on.
+        #[arg(long, default_value_t = 48080)]
+        port: u16,
+    },
+    /// Measure morgue on generated data (run a release build).
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+/// `morgue bench` subcommands.
+#[derive(Debug, Subcommand, PartialEq)]
+pub(crate) enum BenchCommand {
+    /// Crawl a generated test web on loopback end to end (discover, poll, fetch, extract, store)
+    /// with no per-host interval, and report pages/s and peak memory.
+    Crawl {
+        /// Sites in the test web.
+        #[arg(long, default_value_t = 500)]
+        hosts: usize,
+        /// Recent articles per site.
+        #[arg(long, default_value_t = 200)]
+        articles: usize,
+        /// Requests in flight at once.
+        #[arg(long, default_value_t = 64)]
+        concurrency: usize,
+        /// The test web's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Keep the archive here instead of in a temporary directory (a SQLite path or a
+        /// postgres:// URL of a database that may be emptied).
+        #[arg(long, value_name = "URL")]
+        archive: Option<String>,
+    },
 }
 
 /// `morgue sources` subcommands.

@@ -3,9 +3,19 @@
 //! This is the only crate that reads the environment or configuration, installs a tracing
 //! subscriber, prints, or uses `anyhow`. Errors are printed once, on one line, by `main`.
 
+/// Writes a line to stdout; a closed pipe (`morgue … | head`) is not an error worth a message.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        let mut stdout = std::io::stdout().lock();
+        let _ = writeln!(stdout, $($arg)*);
+    }};
+}
+
 mod args;
+mod bench;
 mod config;
 mod crawl;
+mod demo;
 mod ingest;
 mod normalize;
 mod progress;
@@ -20,18 +30,10 @@ use clap::Parser;
 use store::{Archive, OpenMode};
 use tracing_subscriber::EnvFilter;
 
-use crate::args::{Args, Command, CrawlArgs, SourcesCommand};
+use crate::args::{Args, BenchCommand, Command, CrawlArgs, SourcesCommand};
 use crate::config::{CrawlSettings, FileConfig};
 use crate::crawl::{Engine, Mode};
 use crate::progress::Progress;
-
-/// Writes a line to stdout; a closed pipe (`morgue … | head`) is not an error worth a message.
-macro_rules! outln {
-    ($($arg:tt)*) => {{
-        let mut stdout = std::io::stdout().lock();
-        let _ = writeln!(stdout, $($arg)*);
-    }};
-}
 
 fn main() -> ExitCode {
     let args = Args::parse();
@@ -73,16 +75,18 @@ fn init_logging() {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| {
         EnvFilter::new("warn,morgue=info,cli=info,store=info,crawler=info,extractor=info")
     });
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(std::io::stderr)
+        .init();
 }
 
 async fn run(args: Args) -> Result<()> {
     let file = FileConfig::load(args.config.as_deref())?;
-    let database_url = args
-        .database_url
-        .clone()
-        .or_else(|| file.database_url.clone())
-        .unwrap_or_else(|| config::DEFAULT_DATABASE_URL.to_owned());
+    let chosen_url = args.database_url.clone().or_else(|| file.database_url.clone());
+    let database_url =
+        chosen_url.clone().unwrap_or_else(|| config::DEFAULT_DATABASE_URL.to_owned());
     match args.command {
         Command::Init => init(&database_url).await,
         Command::Migrate => migrate(&database_url).await,
@@ -98,6 +102,12 @@ async fn run(args: Args) -> Result<()> {
             crawl_command(&database_url, &file, &crawl, mode).await
         }
         Command::Run { crawl } => crawl_command(&database_url, &file, &crawl, Mode::Forever).await,
+        Command::Demo { sites, articles, port } => {
+            demo::run(chosen_url, sites, articles, port).await
+        }
+        Command::Bench(BenchCommand::Crawl { hosts, articles, concurrency, seed, archive }) => {
+            bench::crawl(hosts, articles, concurrency, seed, archive).await
+        }
     }
 }
 

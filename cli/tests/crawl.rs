@@ -274,3 +274,15 @@ fn sources_import_reports_bad_rows_and_keeps_the_good_ones() {
     assert_eq!(add.status.code(), Some(1));
     assert_eq!(stderr(&add).lines().count(), 1, "{}", stderr(&add));
 }
+
+#[test]
+fn the_demo_crawls_a_generated_web_into_demo_db() {
+    let dir = tempfile::tempdir().unwrap();
+    let demo = morgue(dir.path(), &["demo", "--sites", "3", "--articles", "4", "--port", "0"]);
+    assert!(demo.status.success(), "{}", stderr(&demo));
+    let out = stdout(&demo);
+    assert!(out.contains("stories in sqlite:demo.db"), "{out}");
+    assert!(dir.path().join("demo.db").exists());
+    let list = morgue(dir.path(), &["--database-url", "demo.db", "sources", "list"]);
+    assert_eq!(stdout(&list).lines().count(), 4, "{}", stdout(&list));
+}

@@ -89,7 +89,7 @@ impl Engine {
                 source = %source.name, tried = discovery.tried,
                 "no feeds or sitemaps found at {}", source.homepage
             ),
-            (Ok(_), false) => tracing::info!(
+            (Ok(_), false) => tracing::debug!(
                 source = %source.name, found = discovery.found.len(), added,
                 "discovered feeds and sitemaps"
             ),
