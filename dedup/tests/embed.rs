@@ -39,6 +39,9 @@ fn tokenisation_matches_sentencepiece_on_known_text() {
         assert_eq!(model().token_ids(text), ids, "{text}");
         assert_eq!(model().embedded_ids(text), ids, "{text}");
     }
+    // Whitespace that SentencePiece keeps inside a word (vertical tab, U+0085) is no word break.
+    let text = "a\u{b}b c\u{85}d\u{a0}e\u{3000}f\u{2028}g";
+    assert_eq!(model().embedded_ids(text), model().token_ids(text));
 }
 
 #[test]
@@ -146,7 +149,7 @@ proptest! {
 
     #[test]
     fn word_by_word_matches_whole_text_tokenisation(
-        text in r"[ \t\na-zA-Z0-9éüßçñ.,;:!?'()\-Ж東京]{0,80}"
+        text in "[ \t\n\r\u{b}\u{c}\u{85}\u{a0}\u{2028}\u{3000}a-zA-Z0-9éüßçñ.,;:!?'()\\-Ж東京]{0,80}"
     ) {
         prop_assert_eq!(model().embedded_ids(&text), model().token_ids(&text));
     }

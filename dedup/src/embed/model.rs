@@ -58,7 +58,7 @@ pub struct StaticEmbedder {
     scales: Vec<f32>,
     dim: usize,
     max_tokens: usize,
-    /// Non-ASCII whitespace that the normaliser turns into a word break.
+    /// The whitespace that the normaliser turns into a word break (a few dozen characters).
     breaks: Vec<char>,
     cache: WordCache,
 }
@@ -163,18 +163,19 @@ impl StaticEmbedder {
         out
     }
 
-    /// Whitespace characters outside ASCII that the normaliser maps to a space (or removes), so
-    /// that splitting on them gives the same pieces as tokenising the whole text.
+    /// The whitespace characters that the normaliser maps to a space, so that splitting on them
+    /// gives the same pieces as tokenising the whole text (not all do: SentencePiece keeps a
+    /// vertical tab or U+0085 as an unknown character).
     fn find_breaks(&self) -> Vec<char> {
         let reference = self.token_ids("a b");
-        ('\u{80}'..=char::MAX)
+        ('\0'..=char::MAX)
             .filter(|c| c.is_whitespace())
             .filter(|c| self.token_ids(&format!("a{c}b")) == reference)
             .collect()
     }
 
     fn is_break(&self, c: char) -> bool {
-        if c.is_ascii() { c.is_ascii_whitespace() || c == '\x0b' } else { self.breaks.contains(&c) }
+        c == ' ' || (c.is_whitespace() && self.breaks.contains(&c))
     }
 
     /// Calls `f` with each piece id of the text, up to the limit.
