@@ -60,6 +60,8 @@ pub struct StaticEmbedder {
     max_tokens: usize,
     /// The whitespace that the normaliser turns into a word break (a few dozen characters).
     breaks: Vec<char>,
+    /// Bytes of the vocabulary's longest piece.
+    longest_piece: usize,
     cache: WordCache,
 }
 
@@ -118,8 +120,11 @@ impl StaticEmbedder {
             dim,
             max_tokens: DEFAULT_MAX_TOKENS,
             breaks: Vec::new(),
+            longest_piece: 1,
             cache: WordCache::new(DEFAULT_CACHE_WORDS),
         };
+        embedder.longest_piece =
+            embedder.tokenizer.get_vocab(true).keys().map(String::len).max().unwrap_or(1).max(1);
         embedder.breaks = embedder.find_breaks();
         Ok(embedder)
     }
@@ -181,9 +186,11 @@ impl StaticEmbedder {
     /// Calls `f` with each piece id of the text, up to the limit.
     fn for_each_id(&self, text: &str, mut f: impl FnMut(u32)) {
         let mut left = self.max_tokens;
-        // Pieces never span a word break, and a piece is at most a few dozen bytes, so a word is
-        // cut (at a character boundary) where it could not add pieces within the limit.
-        let max_word = self.max_tokens.saturating_mul(32);
+        // Pieces never span a word break and no piece is longer than `longest_piece` bytes (runs
+        // of unknown characters aside), so a word is cut (at a character boundary) after as many
+        // bytes as the limit's worth of the longest pieces: a 1 MB text without spaces costs no
+        // more than a normal one.
+        let max_word = self.max_tokens.saturating_mul(self.longest_piece);
         self.cache.with(|cache| {
             for word in text.split(|c| self.is_break(c)).filter(|w| !w.is_empty()) {
                 let word = truncate(word, max_word);
