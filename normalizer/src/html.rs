@@ -52,7 +52,7 @@ fn decode_once(text: &str) -> Cow<'_, str> {
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
         let after = &rest[amp + 1..];
-        match reference(after) {
+        match scan_reference(after).0 {
             Some((decoded, used)) => {
                 match decoded {
                     DecodedText::Char(c) => out.push(c),
@@ -71,8 +71,9 @@ fn decode_once(text: &str) -> Cow<'_, str> {
     if changed { Cow::Owned(out) } else { Cow::Borrowed(text) }
 }
 
-/// A decoded character reference and how many bytes after the `&` it used.
-fn reference(after: &str) -> Option<(DecodedText, usize)> {
+/// A decoded character reference and how many bytes after the `&` it used, and where the reference's
+/// name or digits end (the byte there, if any, was looked at to decide; a `;` there is used).
+pub(crate) fn scan_reference(after: &str) -> (Option<(DecodedText, usize)>, usize) {
     let bytes = after.as_bytes();
     if bytes.first() == Some(&b'#') {
         let (digits_start, radix) = match bytes.get(1) {
@@ -83,10 +84,10 @@ fn reference(after: &str) -> Option<(DecodedText, usize)> {
             .iter()
             .take_while(|b| if radix == 16 { b.is_ascii_hexdigit() } else { b.is_ascii_digit() })
             .count();
-        if digits == 0 {
-            return None;
-        }
         let end = digits_start + digits;
+        if digits == 0 {
+            return (None, end);
+        }
         // More than eight digits is out of range whatever they say.
         let value = if digits > 8 {
             u32::MAX
@@ -94,25 +95,27 @@ fn reference(after: &str) -> Option<(DecodedText, usize)> {
             u32::from_str_radix(&after[digits_start..end], radix).unwrap_or(u32::MAX)
         };
         let used = if bytes.get(end) == Some(&b';') { end + 1 } else { end };
-        return Some((DecodedText::Char(numeric(value)), used));
+        return (Some((DecodedText::Char(numeric(value)), used)), end);
     }
     let name_len = bytes.iter().take_while(|b| b.is_ascii_alphanumeric()).count();
     if name_len == 0 {
-        return None;
+        return (None, 0);
     }
     let name = &after[..name_len];
     if bytes.get(name_len) == Some(&b';') {
-        return named(name).map(|d| (d, name_len + 1));
+        return (named(name).map(|d| (d, name_len + 1)), name_len);
     }
     // The few references that HTML also accepts without a semicolon, when they stand alone.
-    match name {
+    let decoded = match name {
         "amp" | "lt" | "gt" | "quot" | "nbsp" => named(name).map(|d| (d, name_len)),
         _ => None,
-    }
+    };
+    (decoded, name_len)
 }
 
 /// Decoded text of one reference.
-enum DecodedText {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DecodedText {
     Char(char),
     Str(&'static str),
 }
