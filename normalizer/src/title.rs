@@ -126,6 +126,7 @@ fn key_text(title: &str, source: Option<&str>) -> String {
     }
 }
 
+#[inline]
 fn key_from(title: &str, source: Option<&str>, drop_source: bool) -> Key {
     let source = source.map(str::as_bytes);
     fast::with_folded(title, |text, ranges| choose_key(text, ranges, source, drop_source))
@@ -147,6 +148,7 @@ enum Key {
 /// The key from a title's folded text and parts: with `drop_source`, parts equal to the source go
 /// first; then the longest part is the key if it has at least 32 characters and is not the source, else
 /// the whole text. `None` only if `text` is not UTF-8 (it always is).
+#[inline]
 fn choose_key(
     text: &[u8],
     ranges: &Ranges,

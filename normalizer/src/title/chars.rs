@@ -67,8 +67,8 @@ pub(super) fn class_of(c: char) -> Class {
 pub(super) enum Fold {
     /// The character cannot be folded on its own: the title takes the general path.
     General,
-    /// It folds to one character, of class `class`.
-    One { c: char, class: Class },
+    /// It folds to one character, `utf8[..len]`, of class `class`.
+    One { utf8: [u8; 4], len: u8, class: Class },
     /// It folds to several characters: `many[start..start + len]` of its block.
     Many { start: u16, len: u8 },
 }
@@ -111,7 +111,11 @@ fn build_block(first: u32) -> Block {
         };
         let mut chars = folded.chars();
         *slot = match (chars.next(), chars.next()) {
-            (Some(one), None) => Fold::One { c: one, class: class_of(one) },
+            (Some(one), None) => {
+                let mut utf8 = [0; 4];
+                let len = one.encode_utf8(&mut utf8).len() as u8;
+                Fold::One { utf8, len, class: class_of(one) }
+            }
             _ => {
                 let start = block.many.len();
                 block.many.extend(folded.chars().map(|c| (c, class_of(c))));

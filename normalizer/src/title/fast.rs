@@ -13,7 +13,7 @@ use std::cell::Cell;
 
 use super::chars::{self, Class, Fold};
 use super::{MAX_KEY_CHARS, Ranges, SEPARATOR};
-use crate::html::{self, DecodedText};
+use crate::html;
 
 /// Room for the longest text the folder writes before it gives up: under [`MAX_KEY_CHARS`] characters
 /// of up to four bytes, then one step (an eight-byte word, a separator, or a space and a character).
@@ -65,57 +65,136 @@ fn ascii_class(b: u8) -> Class {
 
 /// Runs `f` on the folded text of `title` (UTF-8) and the ranges of its parts; `None` when the title
 /// needs the general path.
+#[inline]
 pub(super) fn with_folded<R>(title: &str, f: impl FnOnce(&[u8], &Ranges) -> R) -> Option<R> {
+    let mut ranges = Ranges::default();
+    if title.len() <= SHORT_TITLE {
+        // Word-aligned, which UTF-8 validation of the key is quicker on.
+        let mut buffer = ShortBuffer([0; SHORT_BUFFER]);
+        if fold(title, &mut buffer.0, &mut ranges).is_some() {
+            return Some(f(buffer.0.get(..ranges.end())?, &ranges));
+        }
+        ranges = Ranges::default();
+    }
     let mut buffer = BUFFER.try_with(Cell::take).unwrap_or_default();
     if buffer.len() < BUFFER_LEN {
         buffer.resize(BUFFER_LEN, 0);
     }
-    let mut ranges = Ranges::default();
     let result =
         fold(title, &mut buffer, &mut ranges).map(|()| f(&buffer[..ranges.end()], &ranges));
     let _ = BUFFER.try_with(|cell| cell.set(buffer));
     result
 }
 
+/// Titles up to this many bytes are first folded into a buffer on the stack, which is enough unless
+/// they expand (a title the stack buffer cannot hold is folded again into the thread's buffer).
+const SHORT_TITLE: usize = 160;
+const SHORT_BUFFER: usize = 256;
+
+#[repr(align(16))]
+struct ShortBuffer([u8; SHORT_BUFFER]);
+
 /// Folds and splits `title` into `out`, recording its parts in `ranges`.
+///
+/// Writes check only that they stay in `out`: the text is checked against the length limit at the
+/// end, which is enough since it only grows.
 fn fold(title: &str, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
     let bytes = title.as_bytes();
     let mut s = State::default();
     let mut i = 0;
-    // Letters, digits, spaces and plain punctuation inline, everything else in `State::other`, which
-    // settles a dash before coming back here (so no dash is pending in this loop).
+    // Letters, digits, spaces, plain punctuation and characters that fold to a letter inline,
+    // everything else in `State::other`, which settles a dash before coming back here if it can (so
+    // that the inline cases need not look for one).
     while let Some(&b) = bytes.get(i) {
-        match BYTE_CLASS[usize::from(b)] {
-            WORD => {
-                if s.pending_space {
-                    *out.get_mut(s.len)? = b' ';
-                    s.len += 1;
-                    s.pending_space = false;
-                }
-                loop {
-                    let (lowered, run) = word_prefix(load_word(bytes, i));
-                    out.get_mut(s.len..s.len + 8)?.copy_from_slice(&lowered.to_le_bytes());
+        // An `if` chain in order of frequency predicts better than a jump table.
+        let class = BYTE_CLASS[usize::from(b)];
+        if class == WORD {
+            s.space_if_pending(out)?;
+            loop {
+                let word = load_word(bytes, i);
+                let then_word =
+                    bytes.get(i + 8).is_some_and(|&b| BYTE_CLASS[usize::from(b)] == WORD);
+                let (lowered, run) = word_prefix(word, then_word);
+                out.get_mut(s.len..s.len + 8)?.copy_from_slice(&lowered.to_le_bytes());
+                if run < 8 {
                     s.len += run;
                     i += run;
-                    if s.len - s.extra >= MAX_KEY_CHARS {
-                        return None;
-                    }
-                    if run < 8 {
-                        break;
-                    }
+                    break;
                 }
-                s.attached = true;
+                // A constant step, so that the next load need not wait for this word's sums.
+                s.len += 8;
+                i += 8;
             }
-            SPACE => {
+            s.attached = true;
+        } else if class == SPACE {
+            s.pending_space = s.len > s.part_start;
+            s.attached = false;
+            i = skip_spaces(bytes, i + 1);
+        } else if class == DROP {
+            s.attached = false;
+            i += 1;
+            // Punctuation is often followed by a space.
+            if bytes.get(i).is_some_and(|&b| BYTE_CLASS[usize::from(b)] == SPACE) {
                 s.pending_space = s.len > s.part_start;
-                s.attached = false;
-                i += 1;
+                i = skip_spaces(bytes, i + 1);
             }
-            DROP => {
-                s.attached = false;
-                i += 1;
+        } else if class == SEPARATOR_BYTE {
+            s.separate(out, ranges)?;
+            s.attached = false;
+            // Whitespace right after a separator changes nothing.
+            i = skip_spaces(bytes, i + 1);
+        } else if class == DASH {
+            s.attached = false;
+            i += 1;
+            // Whitespace next makes a separator; a plain ASCII character or the end, nothing.
+            match bytes.get(i).map(|&b| BYTE_CLASS[usize::from(b)]) {
+                Some(SPACE) => {
+                    s.separate(out, ranges)?;
+                    i = skip_spaces(bytes, i + 1);
+                }
+                Some(AMPERSAND | TAG | NON_ASCII) => s.pending_dash = true,
+                _ => {}
             }
-            class => (s, i) = s.other(title, i, class, out, ranges)?,
+        } else if class == NON_ASCII && !s.pending_dash {
+            let (code_point, len) = decode(bytes, i)?;
+            let block = chars::block(code_point)?;
+            match chars::fold_in(block, code_point) {
+                Fold::One { utf8, len: n, class: Class::Keep } => {
+                    s.space_if_pending(out)?;
+                    s.write(utf8, n, out)?;
+                    s.attached = true;
+                    i += len;
+                    // The rest of the word, while its characters fold to one letter each.
+                    let (mut block, mut block_number) = (block, code_point >> 7);
+                    while bytes.get(i).is_some_and(|&b| b >= 0x80) {
+                        let (code_point, len) = decode(bytes, i)?;
+                        if code_point >> 7 != block_number {
+                            block = chars::block(code_point)?;
+                            block_number = code_point >> 7;
+                        }
+                        let Fold::One { utf8, len: n, class: Class::Keep } =
+                            chars::fold_in(block, code_point)
+                        else {
+                            break;
+                        };
+                        s.write(utf8, n, out)?;
+                        i += len;
+                    }
+                    continue;
+                }
+                Fold::One { class: Class::Drop, .. } => s.attached = false,
+                Fold::One { class: Class::Space, .. } => {
+                    s.pending_space = s.len > s.part_start;
+                    s.attached = false;
+                }
+                fold => {
+                    (s, i) = s.other_fold(bytes, i + len, block, fold, out, ranges)?;
+                    continue;
+                }
+            }
+            i += len;
+        } else {
+            (s, i) = s.other(title, i, class, out, ranges)?;
         }
     }
     if s.len > s.part_start {
@@ -123,6 +202,28 @@ fn fold(title: &str, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
     }
     // The general path stops at the length limit, and may leave the text unnormalised there.
     (s.len - s.extra < MAX_KEY_CHARS).then_some(())
+}
+
+/// Where the run of ASCII whitespace from `i` ends.
+fn skip_spaces(bytes: &[u8], mut i: usize) -> usize {
+    while bytes.get(i).is_some_and(|&b| BYTE_CLASS[usize::from(b)] == SPACE) {
+        i += 1;
+    }
+    i
+}
+
+/// The code point of the character whose first byte is at `i`, and its length in bytes (the input is
+/// UTF-8, so the bytes are there and well formed).
+fn decode(bytes: &[u8], i: usize) -> Option<(u32, usize)> {
+    let lead = u32::from(*bytes.get(i)?);
+    let tail = |k: usize| bytes.get(i + k).map(|&b| u32::from(b & 0x3F));
+    Some(if lead < 0xE0 {
+        ((lead & 0x1F) << 6 | tail(1)?, 2)
+    } else if lead < 0xF0 {
+        ((lead & 0x0F) << 12 | tail(1)? << 6 | tail(2)?, 3)
+    } else {
+        ((lead & 0x07) << 18 | tail(1)? << 12 | tail(2)? << 6 | tail(3)?, 4)
+    })
 }
 
 /// Where a scan is: how much it wrote, and the state of `TitleParts::from_folded`.
@@ -156,20 +257,62 @@ impl State {
         let next = match class {
             AMPERSAND => self.reference(title, i, out, ranges)?,
             TAG => self.tag(bytes, i, out, ranges)?,
-            NON_ASCII => self.non_ascii(bytes, i, out, ranges)?,
+            NON_ASCII => {
+                let (code_point, len) = decode(bytes, i)?;
+                self.push_fold(chars::block(code_point)?, code_point, out, ranges)?;
+                i + len
+            }
             _ => {
                 self.push_char(char::from(bytes[i]), out, ranges)?;
                 i + 1
             }
         };
-        // Settle a dash now if the next character is plain ASCII, which the caller handles.
+        self.settle_before(bytes, next, out, ranges)?;
+        Some((self, next))
+    }
+
+    /// A non-ASCII character that does not fold to one letter, `fold` from `block`; `next` is where
+    /// the scan goes on.
+    #[inline(never)]
+    fn other_fold(
+        mut self,
+        bytes: &[u8],
+        next: usize,
+        block: &chars::Block,
+        fold: Fold,
+        out: &mut [u8],
+        ranges: &mut Ranges,
+    ) -> Option<(State, usize)> {
+        self.push_folds(block, fold, out, ranges)?;
+        self.settle_before(bytes, next, out, ranges)?;
+        Some((self, next))
+    }
+
+    /// Settles a pending dash if the byte at `next` is plain ASCII, which the caller handles inline.
+    fn settle_before(
+        &mut self,
+        bytes: &[u8],
+        next: usize,
+        out: &mut [u8],
+        ranges: &mut Ranges,
+    ) -> Option<()> {
         if self.pending_dash
             && let Some(&b) = bytes.get(next)
             && matches!(BYTE_CLASS[usize::from(b)], WORD | SPACE | DROP | SEPARATOR_BYTE | DASH)
         {
             self.settle_dash(ascii_class(b), out, ranges)?;
         }
-        Some((self, next))
+        Some(())
+    }
+
+    #[inline(always)]
+    fn space_if_pending(&mut self, out: &mut [u8]) -> Option<()> {
+        if self.pending_space {
+            *out.get_mut(self.len)? = b' ';
+            self.len += 1;
+            self.pending_space = false;
+        }
+        Some(())
     }
 
     fn settle_dash(&mut self, next: Class, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
@@ -180,23 +323,26 @@ impl State {
         Some(())
     }
 
-    /// One character of folded text, of class `class`.
-    fn push(&mut self, c: char, class: Class, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
+    /// One character of folded text, `utf8[..len]`, of class `class`.
+    fn push(
+        &mut self,
+        utf8: [u8; 4],
+        len: u8,
+        class: Class,
+        out: &mut [u8],
+        ranges: &mut Ranges,
+    ) -> Option<()> {
         if self.pending_dash {
             self.settle_dash(class, out, ranges)?;
         }
         match class {
             Class::Keep => {
-                if self.pending_space {
-                    *out.get_mut(self.len)? = b' ';
-                    self.len += 1;
-                    self.pending_space = false;
-                }
-                self.write(c, out)?;
+                self.space_if_pending(out)?;
+                self.write(utf8, len, out)?;
                 self.attached = true;
             }
             // A kept mark follows a kept character, so no space is pending.
-            Class::Mark if self.attached => self.write(c, out)?,
+            Class::Mark if self.attached => self.write(utf8, len, out)?,
             Class::Mark | Class::Drop => self.attached = false,
             Class::Space => {
                 self.pending_space = self.len > self.part_start;
@@ -214,19 +360,20 @@ impl State {
         Some(())
     }
 
-    fn write(&mut self, c: char, out: &mut [u8]) -> Option<()> {
-        if self.len - self.extra >= MAX_KEY_CHARS {
-            return None;
-        }
-        let n = c.encode_utf8(out.get_mut(self.len..self.len + 4)?).len();
-        self.len += n;
-        self.extra += n - 1;
+    #[inline(always)]
+    fn write(&mut self, utf8: [u8; 4], len: u8, out: &mut [u8]) -> Option<()> {
+        out.get_mut(self.len..self.len + 4)?.copy_from_slice(&utf8);
+        let len = usize::from(len);
+        self.len += len;
+        self.extra += len.saturating_sub(1);
         Some(())
     }
 
+    /// A character of folded text, but for the case of ASCII letters.
     fn push_char(&mut self, c: char, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
         if c.is_ascii() {
-            return self.push(c.to_ascii_lowercase(), ascii_class(c as u8), out, ranges);
+            let b = c as u8;
+            return self.push([b.to_ascii_lowercase(), 0, 0, 0], 1, ascii_class(b), out, ranges);
         }
         let code_point = u32::from(c);
         self.push_fold(chars::block(code_point)?, code_point, out, ranges)
@@ -239,13 +386,25 @@ impl State {
         out: &mut [u8],
         ranges: &mut Ranges,
     ) -> Option<()> {
-        match chars::fold_in(block, code_point) {
+        self.push_folds(block, chars::fold_in(block, code_point), out, ranges)
+    }
+
+    fn push_folds(
+        &mut self,
+        block: &chars::Block,
+        fold: Fold,
+        out: &mut [u8],
+        ranges: &mut Ranges,
+    ) -> Option<()> {
+        match fold {
             Fold::General => None,
-            Fold::One { c, class } => self.push(c, class, out, ranges),
+            Fold::One { utf8, len, class } => self.push(utf8, len, class, out, ranges),
             Fold::Many { start, len } => {
                 let start = usize::from(start);
                 for &(c, class) in block.many.get(start..start + usize::from(len))? {
-                    self.push(c, class, out, ranges)?;
+                    let mut utf8 = [0; 4];
+                    let len = c.encode_utf8(&mut utf8).len() as u8;
+                    self.push(utf8, len, class, out, ranges)?;
                 }
                 Some(())
             }
@@ -255,9 +414,6 @@ impl State {
     /// Ends a part at a separator.
     fn separate(&mut self, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
         if self.len > self.part_start {
-            if self.len - self.extra >= MAX_KEY_CHARS {
-                return None;
-            }
             self.close_part(ranges);
             let end = self.len + SEPARATOR.len();
             out.get_mut(self.len..end)?.copy_from_slice(SEPARATOR.as_bytes());
@@ -286,7 +442,7 @@ impl State {
         match rest.iter().position(|&b| b == b'<' || b == b'>') {
             Some(j) if rest[j] == b'>' => Some(i + 1 + j + 1),
             _ => {
-                self.push('<', Class::Drop, out, ranges)?;
+                self.push([b'<', 0, 0, 0], 1, Class::Drop, out, ranges)?;
                 Some(i + 1)
             }
         }
@@ -307,11 +463,11 @@ impl State {
             return None;
         }
         let Some((decoded, used)) = first else {
-            self.push('&', Class::Drop, out, ranges)?;
+            self.push([b'&', 0, 0, 0], 1, Class::Drop, out, ranges)?;
             return Some(i + 1);
         };
-        if !is_ampersand(decoded) {
-            self.push_decoded(decoded, out, ranges)?;
+        if decoded != '&' {
+            self.push_char(decoded, out, ranges)?;
             return Some(i + 1 + used);
         }
         // The second pass reads this `&` with the text after it.
@@ -322,56 +478,19 @@ impl State {
         }
         match second {
             Some((decoded, used_again)) => {
-                self.push_decoded(decoded, out, ranges)?;
+                self.push_char(decoded, out, ranges)?;
                 Some(i + 1 + used + used_again)
             }
             None => {
-                self.push('&', Class::Drop, out, ranges)?;
+                self.push([b'&', 0, 0, 0], 1, Class::Drop, out, ranges)?;
                 Some(i + 1 + used)
             }
         }
-    }
-
-    fn push_decoded(
-        &mut self,
-        decoded: DecodedText,
-        out: &mut [u8],
-        ranges: &mut Ranges,
-    ) -> Option<()> {
-        match decoded {
-            DecodedText::Char(c) => self.push_char(c, out, ranges),
-            DecodedText::Str(s) => s.chars().try_for_each(|c| self.push_char(c, out, ranges)),
-        }
-    }
-
-    /// The character whose first byte is at `i` (the input is UTF-8, so the others follow).
-    fn non_ascii(
-        &mut self,
-        bytes: &[u8],
-        i: usize,
-        out: &mut [u8],
-        ranges: &mut Ranges,
-    ) -> Option<usize> {
-        let lead = u32::from(bytes[i]);
-        let tail = |k: usize| bytes.get(i + k).map(|&b| u32::from(b & 0x3F));
-        let (code_point, len) = if lead < 0xE0 {
-            ((lead & 0x1F) << 6 | tail(1)?, 2)
-        } else if lead < 0xF0 {
-            ((lead & 0x0F) << 12 | tail(1)? << 6 | tail(2)?, 3)
-        } else {
-            ((lead & 0x07) << 18 | tail(1)? << 12 | tail(2)? << 6 | tail(3)?, 4)
-        };
-        self.push_fold(chars::block(code_point)?, code_point, out, ranges)?;
-        Some(i + len)
     }
 }
 
 fn is_markup(b: Option<&u8>) -> bool {
     matches!(b, Some(b'&' | b'<'))
-}
-
-fn is_ampersand(decoded: DecodedText) -> bool {
-    matches!(decoded, DecodedText::Char('&') | DecodedText::Str("&"))
 }
 
 /// Eight copies of a byte in a word.
@@ -402,8 +521,8 @@ fn load_word(bytes: &[u8], i: usize) -> u64 {
 
 /// The word with its upper-case ASCII letters lowered, and how many of its first bytes are copied
 /// so: ASCII letters and digits, and single spaces between them. The byte before the word is a letter
-/// or a digit; the byte after it is unknown, so a space last is never counted.
-fn word_prefix(word: u64) -> (u64, usize) {
+/// or a digit; `then_word` says whether the byte after it is one.
+fn word_prefix(word: u64, then_word: bool) -> (u64, usize) {
     // For bytes under 0x80, `x + (0x80 - lo)` has its high bit set exactly when `x >= lo`, and no byte
     // carries into the next; bytes from 0x80 are masked to seven bits here and excluded below.
     let ascii = !word & splat(0x80);
@@ -416,10 +535,12 @@ fn word_prefix(word: u64) -> (u64, usize) {
     // `t + 0x7F` has its high bit clear exactly when `t` is zero.
     let space = !(low ^ splat(b' ')).wrapping_add(splat(0x7F)) & splat(0x80);
     let kept = (letter | digit) & ascii;
-    let copied = kept | (space & ascii & ((kept << 8) | 0x80) & (kept >> 8));
+    let before = (kept << 8) | 0x80;
+    let after = (kept >> 8) | (u64::from(then_word) << 63);
+    let copied = kept | (space & ascii & before & after);
     let run = ((!copied & splat(0x80)).trailing_zeros() / 8) as usize;
     // Upper-case letters have bit 5 clear; moving the letter bit (7) to bit 5 lowers them.
-    let upper = letter & ascii & !(low << 2);
+    let upper = letter & !(low << 2);
     (word | (upper >> 2), run)
 }
 
