@@ -80,7 +80,9 @@ pub(super) struct Block {
     pub(super) many: Vec<(char, Class)>,
 }
 
-const BLOCK_LEN: usize = 128;
+/// Blocks are `1 << BLOCK_BITS` code points: a code point's block number is `code_point >> BLOCK_BITS`.
+pub(super) const BLOCK_BITS: u32 = 7;
+const BLOCK_LEN: usize = 1 << BLOCK_BITS;
 /// Code points from here on always take the general path (planes 0 to 2 have blocks).
 const TABLE_END: u32 = 0x3_0000;
 const BLOCK_COUNT: usize = TABLE_END as usize / BLOCK_LEN;
@@ -89,7 +91,7 @@ static BLOCKS: [OnceLock<Box<Block>>; BLOCK_COUNT] = [const { OnceLock::new() };
 
 /// The block of a code point, built on first use; `None` past the table.
 pub(super) fn block(code_point: u32) -> Option<&'static Block> {
-    let index = (code_point / BLOCK_LEN as u32) as usize;
+    let index = (code_point >> BLOCK_BITS) as usize;
     let cell = BLOCKS.get(index)?;
     Some(cell.get_or_init(|| Box::new(build_block(index as u32 * BLOCK_LEN as u32))))
 }

@@ -2,12 +2,20 @@
 //! in a single scan, with the exact results of the general path (`TitleParts::general`) for every
 //! title it accepts.
 //!
-//! Runs of ASCII letters, digits and single spaces are found, lower-cased and copied eight bytes at a
-//! time; other ASCII bytes go by a byte table; tags are skipped and references decoded in place; other
-//! characters fold through the table of [`super::chars`]. The folder gives up (`None`, and the caller
-//! takes the general path) on a character that does not fold on its own, on a reference whose
-//! decoding twice could depend on the text after it (an `&` or `<` right after it), and when the key
-//! reaches its length limit.
+//! Runs of ASCII letters, digits and single spaces between them are found, lower-cased and copied
+//! eight bytes at a time; other ASCII bytes go by a byte table, punctuation and separators taking the
+//! spaces after them along; runs of non-ASCII letters fold through the table of [`super::chars`] in
+//! an inner loop; tags are skipped and references decoded in place. The common cases are inline in
+//! [`fold`], the rest in [`State::other`]. The folder gives up (`None`, and the caller takes the
+//! general path) on a character that does not fold on its own, on a reference whose decoding twice
+//! could depend on the text after it (an `&` or `<` right after it), and when the key reaches its
+//! length limit. Output goes to a buffer on the stack for titles up to 160 bytes, else to a buffer
+//! kept per thread; the key is copied out into a string of its exact length.
+//!
+//! Where the time goes, per title of `benches/data/titles.txt` (see `examples/throughput.rs
+//! --classes`): a fixed cost per call of the order of the allocation of the key, the scan at about a
+//! byte per cycle for ASCII, a table lookup per non-ASCII character, and the UTF-8 validation of the
+//! key (the buffer is bytes; safe code has no unchecked conversion).
 
 use std::cell::Cell;
 
@@ -165,12 +173,12 @@ fn fold(title: &str, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
                     s.attached = true;
                     i += len;
                     // The rest of the word, while its characters fold to one letter each.
-                    let (mut block, mut block_number) = (block, code_point >> 7);
+                    let (mut block, mut block_number) = (block, code_point >> chars::BLOCK_BITS);
                     while bytes.get(i).is_some_and(|&b| b >= 0x80) {
                         let (code_point, len) = decode(bytes, i)?;
-                        if code_point >> 7 != block_number {
+                        if code_point >> chars::BLOCK_BITS != block_number {
                             block = chars::block(code_point)?;
-                            block_number = code_point >> 7;
+                            block_number = code_point >> chars::BLOCK_BITS;
                         }
                         let Fold::One { utf8, len: n, class: Class::Keep } =
                             chars::fold_in(block, code_point)
