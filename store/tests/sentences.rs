@@ -92,15 +92,15 @@ on_both_backends! {
         let second = sentences::record_story(archive, &record(early, 3, &[2, 3, 4])).await.unwrap();
         assert_eq!(second.displaced, vec![late]);
         assert_eq!(second.holders[&2], Holder { first_story_id: early, first_published_at: crate::at(3, 8), shared: true });
-        assert_eq!(second.holders[&4].shared, false);
+        assert!(!second.holders[&4].shared);
         // Recording again changes nothing and displaces no one.
         let again = sentences::record_story(archive, &record(late, 5, &[1, 2, 3])).await.unwrap();
         assert!(again.displaced.is_empty() && again.now_shared.is_empty());
         assert_eq!(again.holders[&2].first_story_id, early);
         let looked_up = sentences::holders(archive, source.id, week, &[1, 2, 9]).await.unwrap();
         assert_eq!(looked_up.len(), 2);
-        assert_eq!(looked_up[&1].shared, false);
-        assert_eq!(looked_up[&2].shared, true);
+        assert!(!looked_up[&1].shared);
+        assert!(looked_up[&2].shared);
         // A later story that shares an owner's sentence makes it shared.
         let later = story(archive, source.id, "later").await;
         let third = sentences::record_story(archive, &record(later, 6, &[4])).await.unwrap();
