@@ -2,3 +2,5 @@
 //!
 //! Not built yet: the fuzzy-dedup work is tracked by the dedup issue.
 //! The crate exists so the workspace has its final shape and its dependency rules can be checked.
+
+pub mod tagger;
