@@ -160,7 +160,11 @@ struct Options {
     tune: bool,
     epochs: u32,
     bits: u8,
-    weight_range: i16,
+    dropout: u64,
+    word_dropout: u64,
+    second_pass: bool,
+    balance_content: bool,
+    seed: u64,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -170,9 +174,13 @@ fn parse_options() -> Result<Options, String> {
         out: None,
         only: None,
         tune: false,
-        epochs: 12,
-        bits: 20,
-        weight_range: 32_000,
+        epochs: 40,
+        bits: 19,
+        dropout: 400,
+        word_dropout: 100,
+        second_pass: false,
+        balance_content: true,
+        seed: 0x6d6f_7267_7565,
     };
     let mut ud = None;
     while let Some(arg) = args.next() {
@@ -183,13 +191,20 @@ fn parse_options() -> Result<Options, String> {
                 options.only = Some(value("--only")?.split(',').map(str::to_owned).collect());
             }
             "--tune" => options.tune = true,
+            "--two-pass" => options.second_pass = true,
+            "--seed" => options.seed = value("--seed")?.parse().map_err(|e| format!("{e}"))?,
+            "--unbalanced" => options.balance_content = false,
+            "--word-dropout" => {
+                options.word_dropout =
+                    value("--word-dropout")?.parse().map_err(|e| format!("{e}"))?
+            }
+            "--dropout" => {
+                options.dropout = value("--dropout")?.parse().map_err(|e| format!("{e}"))?
+            }
             "--epochs" => {
                 options.epochs = value("--epochs")?.parse().map_err(|e| format!("{e}"))?
             }
             "--bits" => options.bits = value("--bits")?.parse().map_err(|e| format!("{e}"))?,
-            "--range" => {
-                options.weight_range = value("--range")?.parse().map_err(|e| format!("{e}"))?;
-            }
             _ if arg.starts_with("--") => return Err(format!("unknown option {arg}")),
             _ => ud = Some(PathBuf::from(arg)),
         }
@@ -287,28 +302,80 @@ fn run() -> Result<(), String> {
         }
         if options.tune {
             let mut total = Score::default();
+            let mut unknown_stats = [(0_u64, 0_u64, 0_u64); 2];
             for k in 0..5 {
-                let train: Vec<TaggedSentence> = train_set
+                let mut train: Vec<TaggedSentence> = train_set
                     .iter()
                     .filter(|s| fold(s) != k)
                     .map(|s| TaggedSentence { words: s.words.clone(), tags: s.tags.clone() })
                     .collect();
+                if let Ok(aux) = std::env::var("AUX") {
+                    for path in aux.split(',') {
+                        for s in read_treebank(Path::new(path))? {
+                            train.push(TaggedSentence { words: s.words, tags: s.tags });
+                        }
+                    }
+                }
                 let test: Vec<&Sentence> = train_set.iter().filter(|s| fold(s) == k).collect();
                 let config = TrainConfig {
                     language: plan.code.to_owned(),
                     description: String::new(),
                     bits: options.bits,
                     epochs: options.epochs,
-                    seed: 0x6d6f_7267_7565,
-                    weight_range: options.weight_range,
+                    seed: options.seed,
+                    dropout: options.dropout,
+                    second_pass: options.second_pass,
+                    balance_content: options.balance_content,
+                    word_dropout: options.word_dropout,
                 };
                 let model = train::train(&config, &train, |_| {});
+                let vocabulary: std::collections::HashSet<String> =
+                    train.iter().flat_map(|s| s.words.iter().map(|w| w.to_lowercase())).collect();
                 let tagger = Tagger::with_model(model);
                 for sentence in test {
                     let words: Vec<&str> = sentence.words.iter().map(String::as_str).collect();
-                    total.add(&sentence.tags, &tagger.tag(&words));
+                    let predicted = tagger.tag(&words);
+                    if std::env::var_os("SHOW_ERRORS").is_some() {
+                        let line: Vec<String> =
+                            words
+                                .iter()
+                                .zip(sentence.tags.iter().zip(&predicted))
+                                .map(|(w, (g, p))| {
+                                    if g == p { w.to_string() } else { format!("[{w} {g}→{p}]") }
+                                })
+                                .collect();
+                        if sentence.tags != predicted {
+                            eprintln!("ERR {}", line.join(" "));
+                        }
+                    }
+                    total.add(&sentence.tags, &predicted);
+                    for ((w, g), p) in words.iter().zip(&sentence.tags).zip(&predicted) {
+                        let known = vocabulary.contains(&w.to_lowercase());
+                        let slot = &mut unknown_stats[usize::from(!known)];
+                        slot.0 += 1;
+                        slot.1 += u64::from(g == p);
+                        slot.2 += u64::from(is_content(*g) != is_content(*p));
+                        if std::env::var_os("SHOW_FP").is_some()
+                            && !is_content(*g)
+                            && is_content(*p)
+                        {
+                            eprintln!("FP {} {w} {g}→{p}", if known { "known" } else { "unknown" });
+                        }
+                    }
                 }
             }
+            for (name, (n, ok, class_errors)) in ["known", "unknown"].iter().zip(unknown_stats) {
+                eprintln!(
+                    "{}:   {name} words: {n} tokens, accuracy {:.2}%, content-class errors {class_errors}",
+                    plan.code,
+                    100.0 * ok as f64 / n.max(1) as f64
+                );
+            }
+            let mut worst: Vec<_> = total.confusions.iter().collect();
+            worst.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            let worst: Vec<String> =
+                worst.iter().take(14).map(|((g, p), n)| format!("{g}→{p} {n}")).collect();
+            eprintln!("{}:   most confused (gold→tagged): {}", plan.code, worst.join(", "));
             println!(
                 "| {} | cv | {} | {} | {:.2}% | {:.2}% | {:.2}% | | |",
                 plan.code,
@@ -329,19 +396,24 @@ fn run() -> Result<(), String> {
             description: format!("averaged perceptron trained on {}", sources.join(", ")),
             bits: options.bits,
             epochs: options.epochs,
-            seed: 0x6d6f_7267_7565,
-            weight_range: options.weight_range,
+            seed: options.seed,
+            dropout: options.dropout,
+            second_pass: options.second_pass,
+            balance_content: options.balance_content,
+            word_dropout: options.word_dropout,
         };
         let started = Instant::now();
         let model = train::train(&config, &tagged, |report| {
             eprintln!(
-                "{}: epoch {} training accuracy {:.2}% ({:.0?})",
+                "{}: {} epoch {} training accuracy {:.2}% ({:.0?})",
                 plan.code,
+                report.stage,
                 report.epoch,
                 100.0 * report.correct as f64 / report.total.max(1) as f64,
                 started.elapsed()
             );
         });
+        eprintln!("{}: content bias {}", plan.code, model.content_bias());
         let bytes = model.to_bytes();
         let model = Model::from_bytes(&bytes).map_err(|e| e.to_string())?;
         let tagger = Tagger::with_model(model);

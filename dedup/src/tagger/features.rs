@@ -5,19 +5,43 @@
 //! those hashes, so no string is built per feature. The same code runs when training and when
 //! tagging, and [`FEATURE_SET`] names this exact list: a model trained on another list is refused.
 
+use super::lexicon;
 use super::upos::Upos;
 
 /// The version of the feature templates below; bump it whenever a template changes.
 pub(crate) const FEATURE_SET: u32 = 1;
 
 /// The longest prefix and suffix, in characters.
-const MAX_AFFIX: usize = 4;
+const MAX_AFFIX: usize = 5;
+
+/// The first features of [`static_features`] and [`dynamic_features`] that name the word
+/// itself: left out together when training simulates an unknown word.
+pub(crate) const IDENTITY_STATIC: usize = 6;
+pub(crate) const IDENTITY_DYNAMIC: usize = 1;
+
+/// The features of [`static_features`] after the identity ones that are the analogies.
+pub(crate) const ANALOGY_FEATURES: std::ops::Range<usize> = IDENTITY_STATIC..IDENTITY_STATIC + 4;
+
+/// The analogy features of [`static_features`] for `analogies`.
+pub(crate) fn analogy_features(analogies: &[u64; ANALOGIES]) -> [u64; ANALOGIES] {
+    let mut out = [0; ANALOGIES];
+    for (k, (out, &value)) in out.iter_mut().zip(analogies).enumerate() {
+        *out = mix(fmix(template::ANALOGY + k as u64), value);
+    }
+    out
+}
 
 /// How many features [`static_features`] produces for every token.
-pub(crate) const STATIC_FEATURES: usize = 23;
+pub(crate) const STATIC_FEATURES: usize = 35;
 
-/// How many features [`history_features`] produces for every token.
+/// How many features [`dynamic_features`] produces for every token in the first pass.
 pub(crate) const HISTORY_FEATURES: usize = 3;
+
+/// How many features [`dynamic_features`] produces for every token in the second pass.
+pub(crate) const DYNAMIC_FEATURES: usize = 8;
+
+/// The most features of one token.
+pub(crate) const MAX_FEATURES: usize = STATIC_FEATURES + DYNAMIC_FEATURES;
 
 /// What the features need to know about one token, computed once per token.
 #[derive(Debug, Clone, Copy)]
@@ -27,6 +51,10 @@ pub(crate) struct TokenInfo {
     prefix: [u64; MAX_AFFIX],
     suffix: [u64; MAX_AFFIX],
     shape: u64,
+    /// The word's ambiguity class in the lexicon.
+    pub(crate) class: u32,
+    /// For a word the lexicon does not know, what related known words say: see [`analogies`].
+    pub(crate) analogies: [u64; ANALOGIES],
 }
 
 /// Stands in for the tokens before the first and after the last.
@@ -35,7 +63,15 @@ const END: TokenInfo = sentinel(0xe0e0);
 
 const fn sentinel(seed: u64) -> TokenInfo {
     let h = fmix(seed);
-    TokenInfo { lower: h, form: h, prefix: [h; MAX_AFFIX], suffix: [h; MAX_AFFIX], shape: h }
+    TokenInfo {
+        lower: h,
+        form: h,
+        prefix: [h; MAX_AFFIX],
+        suffix: [h; MAX_AFFIX],
+        shape: h,
+        class: h as u32,
+        analogies: [h; ANALOGIES],
+    }
 }
 
 impl TokenInfo {
@@ -66,7 +102,7 @@ impl TokenInfo {
             // short words do not repeat their identity in every affix template.
             if k + 1 < count {
                 prefix[k] = hash_bytes(1 + k as u64, &lower.as_bytes()[..ends[k]]);
-                suffix[k] = hash_bytes(11 + k as u64, &lower.as_bytes()[starts[k]..]);
+                suffix[k] = hash_bytes(31 + k as u64, &lower.as_bytes()[starts[k]..]);
             } else {
                 prefix[k] = fmix(0x5107 + k as u64);
                 suffix[k] = fmix(0x5117 + k as u64);
@@ -78,8 +114,55 @@ impl TokenInfo {
             prefix,
             suffix,
             shape: shape_hash(token),
+            class: lexicon::UNKNOWN,
+            analogies: KNOWN,
         }
     }
+
+    /// The hash of the lowercase form, the lexicon's key.
+    pub(crate) fn lower(&self) -> u64 {
+        self.lower
+    }
+}
+
+/// How many analogy features a token has.
+pub(crate) const ANALOGIES: usize = 4;
+
+/// The analogies of a word the lexicon knows: none needed.
+pub(crate) const KNOWN: [u64; ANALOGIES] = [fmix(0xa0), fmix(0xa1), fmix(0xa2), fmix(0xa3)];
+
+/// What known words say about an unknown one: for each of the 1, 2 and 3 last characters, the
+/// class of the word without them (`voldsomt` → `voldsom`, `læser` → `læse`) together with the
+/// characters taken off; and the class of the longest known word the word ends with, at least
+/// four characters and not the whole word (`portørgruppe` → `gruppe`), the head of a compound.
+/// `lookup` gives the class of a lowercase-form hash.
+pub(crate) fn analogies(token: &str, lookup: impl Fn(u64) -> u32) -> [u64; ANALOGIES] {
+    let lower = token.to_lowercase();
+    let bytes = lower.as_bytes();
+    let starts: Vec<usize> = lower.char_indices().map(|(at, _)| at).collect();
+    let n = starts.len();
+    let mut out = [0; ANALOGIES];
+    for k in 1..=3 {
+        out[k - 1] = if n >= k + 3 {
+            let cut = starts[n - k];
+            let class = lookup(hash_bytes(21, &bytes[..cut]));
+            if class == lexicon::UNKNOWN {
+                fmix(0xb0 + k as u64)
+            } else {
+                mix(hash_bytes(41, &bytes[cut..]), u64::from(class))
+            }
+        } else {
+            fmix(0xb8 + k as u64)
+        };
+    }
+    out[3] = starts
+        .iter()
+        .skip(2)
+        .take(n.saturating_sub(5))
+        .map(|&at| lookup(hash_bytes(21, &bytes[at..])))
+        .find(|&class| class != lexicon::UNKNOWN)
+        .map_or(fmix(0xbf), u64::from);
+    out
 }
 
 /// The shape of a token: upper-case letters become `X`, lower-case `x`, other letters `a`,
@@ -122,8 +205,8 @@ mod template {
     pub(super) const BIAS: u64 = 1;
     pub(super) const LOWER: u64 = 2;
     pub(super) const FORM: u64 = 3;
-    pub(super) const PREFIX: u64 = 4; // 4..8
-    pub(super) const SUFFIX: u64 = 8; // 8..12
+    pub(super) const PREFIX: u64 = 50; // 50..55
+    pub(super) const SUFFIX: u64 = 60; // 60..65
     pub(super) const SHAPE: u64 = 12;
     pub(super) const SHAPE_FIRST: u64 = 13;
     pub(super) const PREV_LOWER: u64 = 14;
@@ -136,9 +219,21 @@ mod template {
     pub(super) const NEXT_SHAPE: u64 = 21;
     pub(super) const PREV_LOWER_LOWER: u64 = 22;
     pub(super) const LOWER_NEXT_LOWER: u64 = 23;
+    pub(super) const CLASS: u64 = 24;
+    pub(super) const NEXT_CLASS: u64 = 25;
+    pub(super) const NEXT2_CLASS: u64 = 26;
+    pub(super) const CLASS_NEXT_CLASS: u64 = 27;
     pub(super) const PREV_TAG: u64 = 40;
     pub(super) const PREV2_TAGS: u64 = 41;
     pub(super) const PREV_TAG_LOWER: u64 = 42;
+    pub(super) const ANALOGY: u64 = 80; // 80..84
+    pub(super) const PREV_LOWER_SUFFIX: u64 = 28;
+    pub(super) const NEXT_LOWER_SUFFIX: u64 = 29;
+    pub(super) const GUESS: u64 = 70;
+    pub(super) const NEXT_GUESS: u64 = 71;
+    pub(super) const NEXT_GUESSES: u64 = 72;
+    pub(super) const NEXT_GUESS_SUFFIX: u64 = 73;
+    pub(super) const PREV_TAG_NEXT_GUESS: u64 = 74;
 }
 
 /// The features of token `i` that do not depend on the tags already chosen.
@@ -151,9 +246,17 @@ pub(crate) fn static_features(tokens: &[TokenInfo], i: usize) -> [u64; STATIC_FE
     let (p2, p1, t, n1, n2) = (at(-2), at(-1), at(0), at(1), at(2));
     let f = |template: u64, value: u64| mix(fmix(template), value);
     [
-        fmix(BIAS),
         f(LOWER, t.lower),
         f(FORM, t.form),
+        f(PREV_LOWER_LOWER, mix(p1.lower, t.lower)),
+        f(LOWER_NEXT_LOWER, mix(t.lower, n1.lower)),
+        f(CLASS, u64::from(t.class)),
+        f(CLASS_NEXT_CLASS, u64::from(t.class) << 32 | u64::from(n1.class)),
+        f(ANALOGY, t.analogies[0]),
+        f(ANALOGY + 1, t.analogies[1]),
+        f(ANALOGY + 2, t.analogies[2]),
+        f(ANALOGY + 3, t.analogies[3]),
+        fmix(BIAS),
         f(PREFIX, t.prefix[0]),
         f(PREFIX + 1, t.prefix[1]),
         f(PREFIX + 2, t.prefix[2]),
@@ -162,6 +265,8 @@ pub(crate) fn static_features(tokens: &[TokenInfo], i: usize) -> [u64; STATIC_FE
         f(SUFFIX + 1, t.suffix[1]),
         f(SUFFIX + 2, t.suffix[2]),
         f(SUFFIX + 3, t.suffix[3]),
+        f(SUFFIX + 4, t.suffix[4]),
+        f(PREFIX + 4, t.prefix[4]),
         f(SHAPE, t.shape),
         f(SHAPE_FIRST, mix(t.shape, u64::from(i == 0))),
         f(PREV_LOWER, p1.lower),
@@ -172,26 +277,39 @@ pub(crate) fn static_features(tokens: &[TokenInfo], i: usize) -> [u64; STATIC_FE
         f(NEXT_SUFFIX, n1.suffix[2]),
         f(PREV_SHAPE, p1.shape),
         f(NEXT_SHAPE, n1.shape),
-        f(PREV_LOWER_LOWER, mix(p1.lower, t.lower)),
-        f(LOWER_NEXT_LOWER, mix(t.lower, n1.lower)),
+        f(NEXT_CLASS, u64::from(n1.class)),
+        f(NEXT2_CLASS, u64::from(n2.class)),
+        f(PREV_LOWER_SUFFIX, mix(p1.lower, t.suffix[1])),
+        f(NEXT_LOWER_SUFFIX, mix(n1.lower, t.suffix[1])),
     ]
 }
 
-/// The features of token `i` that depend on the tags chosen for the two tokens before it
-/// (`None` before the start of the sentence).
-pub(crate) fn history_features(
-    token: &TokenInfo,
+/// The features of token `i` that depend on tags: the tags chosen for the two tokens before it
+/// (`None` before the start of the sentence) and, in the second pass, the first pass's tags
+/// (`guesses`) of the token and the two after it. Returns the features and how many there are.
+pub(crate) fn dynamic_features(
+    tokens: &[TokenInfo],
+    i: usize,
     prev: Option<Upos>,
     prev2: Option<Upos>,
-) -> [u64; HISTORY_FEATURES] {
+    guesses: Option<&[Upos]>,
+) -> ([u64; DYNAMIC_FEATURES], usize) {
     use template::*;
     let code = |tag: Option<Upos>| tag.map_or(99, |tag| tag.index() as u64);
     let f = |template: u64, value: u64| mix(fmix(template), value);
-    [
-        f(PREV_TAG, code(prev)),
-        f(PREV2_TAGS, code(prev) * 128 + code(prev2)),
-        f(PREV_TAG_LOWER, mix(code(prev), token.lower)),
-    ]
+    let token = &tokens[i];
+    let mut out = [0; DYNAMIC_FEATURES];
+    out[0] = f(PREV_TAG_LOWER, mix(code(prev), token.lower));
+    out[1] = f(PREV_TAG, code(prev));
+    out[2] = f(PREV2_TAGS, code(prev) * 128 + code(prev2));
+    let Some(guesses) = guesses else { return (out, HISTORY_FEATURES) };
+    let guess = |offset: usize| code(guesses.get(i + offset).copied());
+    out[3] = f(GUESS, guess(0));
+    out[4] = f(NEXT_GUESS, guess(1));
+    out[5] = f(NEXT_GUESSES, guess(1) * 128 + guess(2));
+    out[6] = f(NEXT_GUESS_SUFFIX, mix(guess(1), token.suffix[2]));
+    out[7] = f(PREV_TAG_NEXT_GUESS, code(prev) * 128 + guess(1));
+    (out, DYNAMIC_FEATURES)
 }
 
 /// The finalizer of MurmurHash3: a bijection on `u64` that spreads every input bit.
@@ -258,6 +376,6 @@ mod tests {
         assert_ne!(a.form, b.form);
         let c = TokenInfo::new("äb");
         assert_eq!(c.prefix[0], hash_bytes(1, "ä".as_bytes()));
-        assert_eq!(c.suffix[0], hash_bytes(11, b"b"));
+        assert_eq!(c.suffix[0], hash_bytes(31, b"b"));
     }
 }

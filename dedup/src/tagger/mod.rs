@@ -4,6 +4,7 @@
 
 pub mod conllu;
 mod features;
+mod lexicon;
 mod model;
 pub mod train;
 mod upos;

@@ -10,9 +10,11 @@
 //! | feature set | 4 | the feature templates' version the weights were trained for |
 //! | tags | 1 | the number of tags, 17 |
 //! | bits | 1 | the table has `2^bits` rows, one per feature hash bucket |
-//! | scale | 4 | f32, stored weight = averaged perceptron weight × scale (informative) |
+//! | scale | 4 | f32, stored weight = averaged perceptron weight × scale, rounded (informative) |
 //! | language | 1 + n | length, then the ISO 639-1 code in UTF-8 |
 //! | description | 2 + n | length, then what the model was trained on, in UTF-8 |
+//! | content bias | 4 | i32, taken off the content tags' scores before choosing |
+//! | passes | 1 | 1, or 2 when a second weight table follows the first |
 //! | rows | 4 | how many rows follow (rows whose weights are all zero are left out) |
 //! | each row | | varint: rows skipped since the previous stored row; 3 bytes: a bit mask of the tags with a weight; then each such weight as a zigzag varint |
 //! | checksum | 8 | [`hash_bytes`](super::features::hash_bytes) with seed 0 of every byte before it |
@@ -23,6 +25,7 @@
 use std::fmt;
 
 use super::features::{self, TokenInfo};
+use super::lexicon::{self, Lexicon};
 use super::upos::Upos;
 
 const MAGIC: &[u8; 8] = b"MGUPOS\0\x01";
@@ -47,8 +50,14 @@ pub struct Model {
     scale: f32,
     language: String,
     description: String,
-    /// `2^bits` rows of `TAGS` weights.
-    weights: Vec<i16>,
+    lexicon: Lexicon,
+    /// Taken off the scores of the content tags before choosing, to balance the content class's
+    /// precision and recall.
+    content_bias: i32,
+    /// The first pass: `2^bits` rows of `TAGS` weights.
+    first: Vec<i8>,
+    /// The second pass, which also sees the first pass's tags of the tokens ahead.
+    second: Option<Vec<i8>>,
 }
 
 impl fmt::Debug for Model {
@@ -62,21 +71,27 @@ impl fmt::Debug for Model {
 }
 
 impl Model {
-    /// A model from its weights, `2^bits` rows of 17.
+    /// A model from its lexicon and weight tables, `2^bits` rows of 17 each.
     pub(crate) fn new(
         bits: u8,
         scale: f32,
         language: &str,
         description: &str,
-        weights: Vec<i16>,
+        lexicon: Lexicon,
+        first: Vec<i8>,
+        second: Option<Vec<i8>>,
     ) -> Model {
-        assert_eq!(weights.len(), TAGS << bits, "a table of 2^bits rows");
+        assert_eq!(first.len(), TAGS << bits, "a table of 2^bits rows");
+        assert!(second.as_ref().is_none_or(|second| second.len() == first.len()));
         Model {
             bits,
             scale,
             language: language.to_owned(),
             description: description.to_owned(),
-            weights,
+            lexicon,
+            content_bias: 0,
+            first,
+            second,
         }
     }
 
@@ -90,36 +105,53 @@ impl Model {
         &self.description
     }
 
-    #[inline]
-    fn row(&self, hash: u64) -> &[i16] {
-        let at = (hash >> (64 - u32::from(self.bits))) as usize * TAGS;
-        &self.weights[at..at + TAGS]
+    /// The token information the features look at, lexicon classes included.
+    pub(crate) fn infos(&self, tokens: &[&str]) -> Vec<TokenInfo> {
+        tokens
+            .iter()
+            .map(|token| {
+                let mut info = TokenInfo::new(token);
+                info.class = self.lexicon.class(info.lower());
+                if info.class == lexicon::UNKNOWN {
+                    info.analogies = features::analogies(token, |word| self.lexicon.class(word));
+                }
+                info
+            })
+            .collect()
     }
 
-    #[inline]
-    fn add(&self, scores: &mut [i32; TAGS], hash: u64) {
-        for (score, weight) in scores.iter_mut().zip(self.row(hash)) {
-            *score += i32::from(*weight);
-        }
-    }
-
-    /// Tags one sentence, left to right, each token's best tag given the ones before it.
+    /// Tags one sentence: the first pass left to right, then, when the model has one, the
+    /// second pass, which also sees the first pass's tags of the tokens ahead.
     pub(crate) fn tag(&self, tokens: &[&str]) -> Vec<Upos> {
-        let infos: Vec<TokenInfo> = tokens.iter().map(|token| TokenInfo::new(token)).collect();
-        let mut tags: Vec<Upos> = Vec::with_capacity(tokens.len());
-        for i in 0..infos.len() {
-            let mut scores = [0_i32; TAGS];
-            for hash in features::static_features(&infos, i) {
-                self.add(&mut scores, hash);
+        let infos = self.infos(tokens);
+        let first = Table { bits: self.bits, weights: &self.first };
+        match &self.second {
+            Some(second) => {
+                let guesses = decode(&first, &infos, None, 0, |_, _| {});
+                let second = Table { bits: self.bits, weights: second };
+                decode(&second, &infos, Some(&guesses), self.content_bias, |_, _| {})
             }
-            let prev = i.checked_sub(1).map(|j| tags[j]);
-            let prev2 = i.checked_sub(2).map(|j| tags[j]);
-            for hash in features::history_features(&infos[i], prev, prev2) {
-                self.add(&mut scores, hash);
-            }
-            tags.push(best(&scores));
+            None => decode(&first, &infos, None, self.content_bias, |_, _| {}),
         }
-        tags
+    }
+
+    /// The first pass alone, without the content bias; `observe` sees the scores.
+    pub(crate) fn first_pass(
+        &self,
+        infos: &[TokenInfo],
+        observe: impl FnMut(usize, &[i32; TAGS]),
+    ) -> Vec<Upos> {
+        decode(&Table { bits: self.bits, weights: &self.first }, infos, None, 0, observe)
+    }
+
+    /// The amount taken off the content tags' scores before choosing.
+    pub fn content_bias(&self) -> i32 {
+        self.content_bias
+    }
+
+    /// Sets the amount taken off the scores of the content tags before choosing.
+    pub(crate) fn set_content_bias(&mut self, bias: i32) {
+        self.content_bias = bias;
     }
 
     /// The model in its binary format.
@@ -136,26 +168,19 @@ impl Model {
         let description = truncate(&self.description, u16::MAX as usize);
         out.extend_from_slice(&(description.len() as u16).to_le_bytes());
         out.extend_from_slice(description.as_bytes());
-        let rows: Vec<(usize, &[i16])> = self
-            .weights
-            .chunks_exact(TAGS)
-            .enumerate()
-            .filter(|(_, row)| row.iter().any(|&w| w != 0))
-            .collect();
-        out.extend_from_slice(&(rows.len() as u32).to_le_bytes());
-        let mut next = 0;
-        for (index, row) in rows {
-            write_varint(&mut out, (index - next) as u64);
-            next = index + 1;
-            let mask = row
-                .iter()
-                .enumerate()
-                .filter(|(_, w)| **w != 0)
-                .fold(0_u32, |mask, (tag, _)| mask | 1 << tag);
-            out.extend_from_slice(&mask.to_le_bytes()[..3]);
-            for &weight in row.iter().filter(|w| **w != 0) {
-                write_varint(&mut out, zigzag(weight));
-            }
+        out.extend_from_slice(&self.content_bias.to_le_bytes());
+        out.push(if self.second.is_some() { 2 } else { 1 });
+        write_table(&mut out, &self.first);
+        if let Some(second) = &self.second {
+            write_table(&mut out, second);
+        }
+        let entries = self.lexicon.entries();
+        out.extend_from_slice(&(entries.len() as u32).to_le_bytes());
+        let mut previous = 0;
+        for (key, class) in entries {
+            write_varint(&mut out, u64::from(key - previous));
+            write_varint(&mut out, u64::from(class));
+            previous = key;
         }
         let checksum = features::hash_bytes(0, &out);
         out.extend_from_slice(&checksum.to_le_bytes());
@@ -192,31 +217,115 @@ impl Model {
         let language = input.text(length)?;
         let length = usize::from(u16::from_le_bytes(input.array()?));
         let description = input.text(length)?;
-        let rows = u32::from_le_bytes(input.array()?);
-        let mut weights = vec![0_i16; TAGS << bits];
-        let mut next = 0_usize;
-        for _ in 0..rows {
-            let index = usize::try_from(input.varint()?)
+        let content_bias = i32::from_le_bytes(input.array()?);
+        let passes = input.byte()?;
+        let first = input.table(bits)?;
+        let second = match passes {
+            1 => None,
+            2 => Some(input.table(bits)?),
+            _ => return Err(error("bad number of passes")),
+        };
+        let count = u32::from_le_bytes(input.array()?);
+        let mut entries = Vec::new();
+        let mut previous = 0_u32;
+        for _ in 0..count {
+            let key = u32::try_from(input.varint()?)
                 .ok()
-                .and_then(|gap| next.checked_add(gap))
-                .filter(|&index| index < 1 << bits)
-                .ok_or_else(|| error("row out of range"))?;
-            let mut mask = [0_u8; 4];
-            mask[..3].copy_from_slice(&input.array::<3>()?);
-            let mask = u32::from_le_bytes(mask);
-            if mask >> TAGS != 0 {
-                return Err(error("bad tag mask"));
-            }
-            for tag in (0..TAGS).filter(|tag| mask & (1 << tag) != 0) {
-                let value = unzigzag(input.varint()?).ok_or_else(|| error("weight too large"))?;
-                weights[index * TAGS + tag] = value;
-            }
-            next = index + 1;
+                .and_then(|gap| previous.checked_add(gap))
+                .filter(|&key| key > previous || (key > 0 && entries.is_empty()))
+                .ok_or_else(|| error("lexicon keys out of order"))?;
+            let class = u32::try_from(input.varint()?).map_err(|_| error("bad class"))?;
+            entries.push((key, class));
+            previous = key;
         }
+        let lexicon = Lexicon::new(&entries);
         if input.at != body.len() {
             return Err(error("trailing bytes"));
         }
-        Ok(Model { bits, scale, language, description, weights })
+        Ok(Model { bits, scale, language, description, lexicon, content_bias, first, second })
+    }
+}
+
+/// A table of weights, `TAGS` per row.
+pub(crate) trait Weights {
+    /// Adds the weights of the row of `hash` to `scores`.
+    fn add(&self, scores: &mut [i32; TAGS], hash: u64);
+}
+
+struct Table<'a> {
+    bits: u8,
+    weights: &'a [i8],
+}
+
+impl Weights for Table<'_> {
+    #[inline]
+    fn add(&self, scores: &mut [i32; TAGS], hash: u64) {
+        let at = (hash >> (64 - u32::from(self.bits))) as usize * TAGS;
+        let row: &[i8; TAGS] = self.weights[at..at + TAGS].try_into().unwrap_or(&[0; TAGS]);
+        for (score, weight) in scores.iter_mut().zip(row) {
+            *score += i32::from(*weight);
+        }
+    }
+}
+
+/// Greedy decoding, left to right: each token gets its best tag given the tags before it and,
+/// in a second pass, the first pass's `guesses`. Words the lexicon is sure of get their tag
+/// without scoring. `content_bias` is taken off the scores of the content tags before choosing;
+/// `observe` sees every token's scores before that.
+pub(crate) fn decode(
+    weights: &impl Weights,
+    infos: &[TokenInfo],
+    guesses: Option<&[Upos]>,
+    content_bias: i32,
+    mut observe: impl FnMut(usize, &[i32; TAGS]),
+) -> Vec<Upos> {
+    let mut tags: Vec<Upos> = Vec::with_capacity(infos.len());
+    for i in 0..infos.len() {
+        if let Some(tag) = lexicon::sure(infos[i].class) {
+            tags.push(tag);
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|j| tags[j]);
+        let prev2 = i.checked_sub(2).map(|j| tags[j]);
+        let (dynamic, count) = features::dynamic_features(infos, i, prev, prev2, guesses);
+        let mut scores = [0_i32; TAGS];
+        for &hash in features::static_features(infos, i).iter().chain(&dynamic[..count]) {
+            weights.add(&mut scores, hash);
+        }
+        observe(i, &scores);
+        if content_bias != 0 {
+            for tag in CONTENT {
+                scores[tag.index()] -= content_bias;
+            }
+        }
+        tags.push(best(&scores));
+    }
+    tags
+}
+
+/// The content tags, as in [`is_content`](super::is_content).
+pub(crate) const CONTENT: [Upos; 4] = [Upos::Noun, Upos::Num, Upos::Propn, Upos::Verb];
+
+fn write_table(out: &mut Vec<u8>, weights: &[i8]) {
+    let rows: Vec<(usize, &[i8])> = weights
+        .chunks_exact(TAGS)
+        .enumerate()
+        .filter(|(_, row)| row.iter().any(|&w| w != 0))
+        .collect();
+    out.extend_from_slice(&(rows.len() as u32).to_le_bytes());
+    let mut next = 0;
+    for (index, row) in rows {
+        write_varint(out, (index - next) as u64);
+        next = index + 1;
+        let mask = row
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| **w != 0)
+            .fold(0_u32, |mask, (tag, _)| mask | 1 << tag);
+        out.extend_from_slice(&mask.to_le_bytes()[..3]);
+        for &weight in row.iter().filter(|w| **w != 0) {
+            write_varint(out, zigzag(weight));
+        }
     }
 }
 
@@ -240,14 +349,14 @@ fn truncate(text: &str, max: usize) -> &str {
     &text[..end]
 }
 
-fn zigzag(value: i16) -> u64 {
+fn zigzag(value: i8) -> u64 {
     let value = i64::from(value);
     ((value << 1) ^ (value >> 63)) as u64
 }
 
-fn unzigzag(value: u64) -> Option<i16> {
+fn unzigzag(value: u64) -> Option<i8> {
     let value = ((value >> 1) as i64) ^ -((value & 1) as i64);
-    i16::try_from(value).ok()
+    i8::try_from(value).ok()
 }
 
 fn write_varint(out: &mut Vec<u8>, mut value: u64) {
@@ -286,6 +395,32 @@ impl Reader<'_> {
         String::from_utf8(slice.to_vec()).map_err(|_| ModelError("text is not UTF-8".to_owned()))
     }
 
+    fn table(&mut self, bits: u8) -> Result<Vec<i8>, ModelError> {
+        let error = |what: &str| ModelError(what.to_owned());
+        let rows = u32::from_le_bytes(self.array()?);
+        let mut weights = vec![0_i8; TAGS << bits];
+        let mut next = 0_usize;
+        for _ in 0..rows {
+            let index = usize::try_from(self.varint()?)
+                .ok()
+                .and_then(|gap| next.checked_add(gap))
+                .filter(|&index| index < 1 << bits)
+                .ok_or_else(|| error("row out of range"))?;
+            let mut mask = [0_u8; 4];
+            mask[..3].copy_from_slice(&self.array::<3>()?);
+            let mask = u32::from_le_bytes(mask);
+            if mask >> TAGS != 0 || mask == 0 {
+                return Err(error("bad tag mask"));
+            }
+            for tag in (0..TAGS).filter(|tag| mask & (1 << tag) != 0) {
+                let value = unzigzag(self.varint()?).ok_or_else(|| error("weight too large"))?;
+                weights[index * TAGS + tag] = value;
+            }
+            next = index + 1;
+        }
+        Ok(weights)
+    }
+
     fn varint(&mut self) -> Result<u64, ModelError> {
         let mut value = 0_u64;
         for shift in (0..64).step_by(7) {
@@ -305,12 +440,18 @@ mod tests {
 
     fn small_model() -> Model {
         let bits = 8;
-        let mut weights = vec![0_i16; TAGS << bits];
-        weights[5] = 300;
+        let mut weights = vec![0_i8; TAGS << bits];
+        weights[5] = 100;
         weights[17 * 9 + 16] = -2;
-        weights[17 * 200] = i16::MIN;
-        weights[17 * 255 + 3] = i16::MAX;
-        Model::new(bits, 12.5, "xx", "a test model: ünïcode", weights)
+        weights[17 * 200] = i8::MIN;
+        weights[17 * 255 + 3] = i8::MAX;
+        let lexicon = Lexicon::new(&[(1, 5), (77, lexicon::UNKNOWN), (u32::MAX, 1 << 16)]);
+        let mut second = weights.clone();
+        second[17 * 3 + 4] = 7;
+        let mut model =
+            Model::new(bits, 12.5, "xx", "a test model: ünïcode", lexicon, weights, Some(second));
+        model.set_content_bias(-1234);
+        model
     }
 
     #[test]
@@ -337,7 +478,7 @@ mod tests {
 
     #[test]
     fn zigzag_round_trips() {
-        for value in [0, 1, -1, 63, -64, 1000, i16::MIN, i16::MAX] {
+        for value in [0, 1, -1, 63, -64, 100, i8::MIN, i8::MAX] {
             assert_eq!(unzigzag(zigzag(value)), Some(value));
         }
         assert_eq!(unzigzag(u64::MAX), None);
