@@ -37,6 +37,18 @@ pub(crate) enum Command {
     /// Print the normalizer's keys for URLs or titles, one output line per input line.
     #[command(subcommand)]
     Normalize(NormalizeCommand),
+    /// Fill the UPOS column of CoNLL-U read on standard input, line for line.
+    ///
+    /// Only the ID and FORM columns need be filled. Comments, blank lines, multiword tokens
+    /// (`1-2`) and empty nodes (`1.1`) pass through unchanged. A malformed line is written back
+    /// unchanged and reported with its line number, and the command fails after writing
+    /// everything.
+    Tag {
+        /// The language, an ISO 639-1 code: en, pt, fr, de, es, da and nl have models; others
+        /// get a rule-based fallback.
+        #[arg(long, value_name = "LANG")]
+        lang: String,
+    },
 }
 
 /// `morgue normalize` subcommands. With no inputs on the command line, each reads one input per

@@ -5,6 +5,7 @@
 
 mod args;
 mod normalize;
+mod tag;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -54,7 +55,9 @@ fn fail(err: &anyhow::Error) -> ExitCode {
 /// Logs go to stderr, filtered by `RUST_LOG` (default: our crates at `info`, others at `warn`).
 fn init_logging() {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| {
-        EnvFilter::new("warn,morgue=info,cli=info,store=info,crawler=info,extractor=info")
+        EnvFilter::new(
+            "warn,morgue=info,cli=info,store=info,crawler=info,extractor=info,dedup=info",
+        )
     });
     tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
 }
@@ -66,6 +69,7 @@ async fn run(args: Args) -> Result<()> {
         Command::Normalize(command) => {
             normalize::run(&command, std::io::stdin().lock(), std::io::stdout().lock())
         }
+        Command::Tag { lang } => tag::run(&lang, std::io::stdin().lock(), std::io::stdout().lock()),
     }
 }
 
