@@ -72,6 +72,18 @@ pub(crate) enum Command {
         #[command(flatten)]
         crawl: CrawlArgs,
     },
+    /// Fill the UPOS column of CoNLL-U read on standard input, line for line.
+    ///
+    /// Only the ID and FORM columns need be filled. Comments, blank lines, multiword tokens
+    /// (`1-2`) and empty nodes (`1.1`) pass through unchanged. A malformed line is written back
+    /// unchanged and reported with its line number, and the command fails after writing
+    /// everything.
+    Tag {
+        /// The language, an ISO 639-1 code: en, pt, fr, de, es, da and nl have models; others
+        /// get a rule-based fallback.
+        #[arg(long, value_name = "LANG")]
+        lang: String,
+    },
     /// Try morgue on a generated web of news sites served on loopback: crawl it into an archive
     /// (demo.db unless --database-url says otherwise) and show what it holds.
     Demo {

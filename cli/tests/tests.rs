@@ -5,6 +5,8 @@ mod archive;
 mod crawl;
 // `morgue normalize`: line-for-line batch behaviour.
 mod normalize;
+// `morgue tag`: CoNLL-U in, the same lines with UPOS out.
+mod tag;
 // Architecture invariants checked over the source tree.
 mod tidy;
 
