@@ -12,12 +12,13 @@
 //! - [`charset`]: BOM, header, `<meta charset>` prescan, then `chardetng` detection.
 //! - `prepare` (here): inputs over [`MAX_INPUT_BYTES`] are cut, script and style bodies dropped,
 //!   tags nested deeper than [`MAX_DEPTH`] removed, so parsing stays linear and bounded.
-//! - `dom`: one `html5ever` parse (through `scraper`), flattened iteratively into elements and text blocks.
+//! - `dom`: one `html5ever` parse (through `scraper`), flattened iteratively into elements, text
+//!   blocks and the elements that mark dates (`<time>`, `class="post-date"`).
 //! - `content`: boilerplate marks, a readability-style container choice, a climb to the ancestor
 //!   with the most net prose, and block filtering.
 //! - `meta`: title, dates, authors, canonical URL, site name, description and lead image from
 //!   JSON-LD, Open Graph and other `<meta>` tags, `<time>` and the URL; [`dates`] parses and
-//!   bounds dates, and the date shown by the headline is preferred (see [`extract`]).
+//!   bounds dates, finds the dates shown by the headline and chooses between them (see [`extract`]).
 //! - `language`: `lingua` over the explicit list [`LANGUAGES`], combined with `<html lang>` as
 //!   Media Cloud does.
 //! - `title`: [`clean_title`], which delegates to `normalizer::clean_title`.
@@ -113,7 +114,8 @@ pub enum Warning {
     MalformedBytes { encoding: &'static str },
     /// The bytes look binary rather than HTML.
     NotHtml,
-    /// A date was found but rejected (impossible, before 1990 or in the future).
+    /// A date was found but rejected (impossible, before 1990, in the future, or a publication
+    /// after the page's modification).
     DateRejected { provenance: &'static str, value: String },
     /// A JSON-LD block could not be parsed.
     BadJsonLd,
@@ -155,10 +157,10 @@ pub struct Extracted {
 /// Extracts main text and metadata from a page's raw bytes. Never panics, never fails.
 ///
 /// Publication date: the metadata order is in the `meta` module (JSON-LD, `<meta>` tags, `<time>`,
-/// URL, feed hint); a date written in a short line by the headline then replaces it, because pages
-/// often carry template or first-draft dates in their tags, except that an "Updated ..." line only
-/// stands in for a publication date the metadata lacks. Last resorts are a short date line
-/// anywhere and the modification time.
+/// URL, feed hint); the dates shown by the headline are then weighed against it (`dates::choose`):
+/// a shown date agreeing with the metadata keeps the metadata's value, a shown publication or bare
+/// date otherwise wins, and an "Updated ..." line only stands in for a publication date the
+/// metadata lacks. Last resorts are a short date line anywhere and the modification time.
 pub fn extract(raw: &[u8], ctx: &Context<'_>) -> Extracted {
     let mut warnings = Vec::new();
     let raw = if raw.len() > MAX_INPUT_BYTES {
@@ -180,16 +182,17 @@ pub fn extract(raw: &[u8], ctx: &Context<'_>) -> Extracted {
     let mut page_meta = meta::collect(&html, ctx, &mut warnings);
     let dom = dom::flatten(&html);
     let main = content::main_text(&dom, page_meta.title.as_ref().map(|t| t.value.as_str()));
-    // The date shown by the headline beats the metadata (pages often carry template or
-    // first-draft dates in their tags), except that an "Updated ..." line only stands in for a
-    // publication date the metadata lacks.
-    if let Some((date, update)) = dates::visible(&dom, main.first_block)
-        && dates::plausible(&date, ctx.now)
-        && (!update || page_meta.published.is_none())
-    {
-        page_meta.published =
-            Some(Field::new(date, if update { "text:updated" } else { "text:byline" }));
-    }
+    // The dates shown by the headline, weighed against the metadata (see `dates::choose`).
+    let shown = dates::near_headline(&dom, main.first_block);
+    let url_date =
+        ctx.url.and_then(dates::from_url).filter(|(_, full)| *full).map(|(date, _)| date);
+    page_meta.published = dates::choose(
+        page_meta.published.take(),
+        page_meta.modified.as_ref(),
+        url_date,
+        shown,
+        ctx.now,
+    );
     // Last resorts: a short date line anywhere on the page, then the modification time (a page
     // was published no later than its last change).
     if page_meta.published.is_none() {

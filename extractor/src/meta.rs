@@ -12,8 +12,10 @@
 //!
 //! Title order: the first `<h1>` (unless it only names the site), then `og:title`, `twitter:title`,
 //! `dc.title`, JSON-LD `headline`, `<title>`; the metadata titles go through `clean_title`.
-//! Every candidate goes through [`dates::plausible`]; a rejected one leaves a warning and the next
-//! source is tried.
+//! Every candidate goes through [`dates::plausible`], and a publication more than a day after the
+//! modification time (JSON-LD `dateModified`, `article:modified_time` and the like, read first) is
+//! impossible; a rejected one leaves a warning and the next source is tried. JSON-LD is read from
+//! `<script type="application/ld+json">` and from `<meta>` contents that hold a JSON-LD object.
 
 use chrono::{DateTime, FixedOffset};
 use scraper::Html;
@@ -84,24 +86,45 @@ pub(crate) fn collect(html: &Html, ctx: &Context<'_>, warnings: &mut Vec<Warning
         }
     }
 
-    // Dates.
+    // Dates: the modification time first, because a publication after it is impossible.
     let now = ctx.now;
-    let mut accept =
-        |value: &str, provenance: &'static str| -> Option<Field<DateTime<FixedOffset>>> {
-            let date = dates::parse(value)?;
-            if dates::plausible(&date, now) {
-                Some(Field::new(date, provenance))
-            } else {
-                warnings.push(Warning::DateRejected {
-                    provenance,
-                    value: value.chars().take(80).collect(),
-                });
-                None
+    let mut accept = |value: &str,
+                      provenance: &'static str,
+                      latest: Option<DateTime<FixedOffset>>|
+     -> Option<Field<DateTime<FixedOffset>>> {
+        let date = dates::parse(value)?;
+        let after_modified = latest.is_some_and(|m| date > m + chrono::Duration::days(1));
+        if dates::plausible(&date, now) && !after_modified {
+            Some(Field::new(date, provenance))
+        } else {
+            warnings.push(Warning::DateRejected {
+                provenance,
+                value: value.chars().take(80).collect(),
+            });
+            None
+        }
+    };
+    let mut modified = None;
+    for (value, provenance) in &ld.modified {
+        modified = modified.or_else(|| accept(value, provenance, None));
+    }
+    for &key in MODIFIED_KEYS {
+        for (k, v) in &raw.metas {
+            if k == key && modified.is_none() {
+                modified = accept(v, meta_provenance(key), None);
             }
-        };
+        }
+    }
+    // Any other `<meta>` whose key names a modification ("modified-time", "last-updated").
+    for (key, value) in &raw.metas {
+        if modified.is_none() && (key.contains("modif") || key.contains("updated")) {
+            modified = accept(value, "meta:*modified*", None);
+        }
+    }
+    let latest = modified.as_ref().map(|m: &Field<DateTime<FixedOffset>>| m.value);
     let mut published = None;
     for (value, provenance) in &ld.published {
-        published = published.or_else(|| accept(value, provenance));
+        published = published.or_else(|| accept(value, provenance, latest));
     }
     for &key in PUBLISHED_KEYS {
         if published.is_some() {
@@ -109,19 +132,19 @@ pub(crate) fn collect(html: &Html, ctx: &Context<'_>, warnings: &mut Vec<Warning
         }
         for (k, v) in &raw.metas {
             if k == key && published.is_none() {
-                published = accept(v, meta_provenance(key));
+                published = accept(v, meta_provenance(key), latest);
             }
         }
     }
     for (value, marked) in &raw.times {
         if published.is_none() && *marked {
-            published = accept(value, "time:pubdate");
+            published = accept(value, "time:pubdate", latest);
         }
     }
     // Any other `<meta>` (or `itemprop` element) whose key names a publication date.
     for (key, value) in &raw.metas {
         if published.is_none() && key.contains("publish") && !key.contains("publisher") {
-            published = accept(value, "meta:*publish*");
+            published = accept(value, "meta:*publish*", latest);
         }
     }
     let url_date = ctx.url.and_then(dates::from_url);
@@ -133,7 +156,7 @@ pub(crate) fn collect(html: &Html, ctx: &Context<'_>, warnings: &mut Vec<Warning
     }
     for (value, _) in &raw.times {
         if published.is_none() {
-            published = accept(value, "time");
+            published = accept(value, "time", latest);
         }
     }
     if published.is_none()
@@ -151,17 +174,6 @@ pub(crate) fn collect(html: &Html, ctx: &Context<'_>, warnings: &mut Vec<Warning
         }
     }
     meta.published = published;
-    let mut modified = None;
-    for (value, provenance) in &ld.modified {
-        modified = modified.or_else(|| accept(value, provenance));
-    }
-    for &key in MODIFIED_KEYS {
-        for (k, v) in &raw.metas {
-            if k == key && modified.is_none() {
-                modified = accept(v, meta_provenance(key));
-            }
-        }
-    }
     meta.modified = modified;
 
     // Authors: JSON-LD, then meta tags, then rel=author / itemprop=author links.
@@ -260,6 +272,8 @@ const PUBLISHED_KEYS: &[&str] = &[
     "dcterms.created",
     "dc.date.created",
     "citation_publication_date",
+    "citation_date",
+    "citation_online_date",
     "date",
     "og:article:published_time",
     "datecreated",
@@ -335,6 +349,14 @@ fn walk(html: &Html) -> Raw {
             }
             "meta" => {
                 let Some(content) = element.attr("content") else { continue };
+                // JSON-LD carried in a `<meta>` content (some frameworks render it so).
+                if content.trim_start().starts_with('{')
+                    && content.contains("\"@type\"")
+                    && raw.json_ld.len() < 20
+                {
+                    raw.json_ld.push(content.chars().take(1 << 20).collect());
+                    continue;
+                }
                 for attr in ["property", "name", "itemprop", "http-equiv"] {
                     if let Some(key) = element.attr(attr) {
                         raw.metas.push((key.trim().to_ascii_lowercase(), content.to_owned()));

@@ -145,6 +145,60 @@ fn visible_date_near_headline() {
 }
 
 #[test]
+fn shown_dates_by_the_headline() {
+    let page = |head: &str, before: &str, after: &str| {
+        format!(
+            r#"<html><head>{head}</head><body>
+            <div class="ticker"><a href="/other">{before}</a></div>
+            <h1>A guide to gardening in small spaces</h1><div class="meta">{after}</div>
+            <p>Gardening in small spaces takes planning, patience and a few good containers on the balcony.</p>
+            <p>Start with herbs, which grow quickly and forgive mistakes, then move on to tomatoes and beans.</p>
+            </body></html>"#
+        )
+    };
+    let date = |html: String| {
+        let published = run(&html).published.expect("a date");
+        (published.value.to_rfc3339(), published.provenance)
+    };
+    // A `<time>` gives its attribute's instant; a teaser's date in a link is not the page's.
+    assert_eq!(
+        date(page(
+            "",
+            "[ May 30, 2025 ] Other story",
+            r#"<time datetime="2025-05-12T09:30:00+02:00">May 12</time> · 4 min read"#
+        )),
+        ("2025-05-12T09:30:00+02:00".to_owned(), "text:byline")
+    );
+    // A sentence of prose that mentions a date is not a date line.
+    assert_eq!(
+        date(page(
+            r#"<meta property="article:published_time" content="2025-05-02T10:00:00Z">"#,
+            "",
+            "The deadline for most gardeners in the region is April 15, 2025, according to officials."
+        ))
+        .1,
+        "article:published_time"
+    );
+    // A publication after the modification is impossible; JSON-LD may sit in a `<meta>` content.
+    let html = page(
+        r#"<meta name="published-time" content="2025-05-20T10:00:00Z">
+           <meta name="published-date" content="2021-02-16">
+           <meta name="modified-time" content="2024-07-30T10:00:00Z">"#,
+        "",
+        "",
+    );
+    let e = run(&html);
+    assert_eq!(e.published.map(|p| p.value.date_naive().to_string()), Some("2021-02-16".into()));
+    assert!(e.warnings.iter().any(|w| matches!(w, Warning::DateRejected { .. })));
+    let html = page(
+        r#"<meta name="script:ld+json" content="{&quot;@type&quot;:&quot;Article&quot;,&quot;datePublished&quot;:&quot;2025-03-01T09:00:00-05:00&quot;}">"#,
+        "",
+        "",
+    );
+    assert_eq!(date(html), ("2025-03-01T09:00:00-05:00".to_owned(), "json-ld:datePublished"));
+}
+
+#[test]
 fn short_and_empty_pages_are_flagged() {
     assert_eq!(run("").quality, Quality::Empty);
     assert_eq!(run("<html><body><script>render()</script></body></html>").quality, Quality::Empty);
