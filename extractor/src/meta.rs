@@ -1,7 +1,7 @@
 //! Metadata from the parsed page: title, dates, authors, canonical URL, site name, description, image.
 //!
 //! One iterative walk collects `<meta>`, `<link>`, JSON-LD scripts, `<time>` elements, `<title>`, the
-//! first `<h1>` and `<html lang>`. Each field then takes the first source that has it, in an order
+//! `<h1>` elements and `<html lang>`. Each field then takes the first source that has it, in an order
 //! written next to the field below, and records that source as its provenance.
 //!
 //! Publication date order: JSON-LD `datePublished` (article types first), the `article:published_time`
@@ -10,8 +10,11 @@
 //! `<time datetime>`, a month-only URL date, then the feed or sitemap hint. `extract` may then
 //! prefer the date shown by the headline (see its docs).
 //!
-//! Title order: the first `<h1>` (unless it only names the site), then `og:title`, `twitter:title`,
-//! `dc.title`, JSON-LD `headline`, `<title>`; the metadata titles go through `clean_title`.
+//! Title: the first `<h1>` at least [`MIN_LIKENESS`] alike to one of the metadata titles (an `<h1>`
+//! naming only the site never counts; without metadata titles, the first `<h1>`), else the first
+//! metadata title: `og:title`, `twitter:title`, `dc.title`, JSON-LD `headline`, `<title>`, through
+//! `clean_title`. An all-capitals `<h1>` gives way to a metadata title with the same words in
+//! normal case.
 //! Every candidate goes through [`dates::plausible`], and a publication more than a day after the
 //! modification time (JSON-LD `dateModified`, `article:modified_time` and the like, read first) is
 //! impossible; a rejected one leaves a warning and the next source is tried. JSON-LD is read from
@@ -52,7 +55,8 @@ struct Raw {
     /// `<time>` elements: datetime attribute (or text), and whether marked as the publication date.
     times: Vec<(String, bool)>,
     title: Option<String>,
-    h1: Option<String>,
+    /// The texts of the first [`MAX_H1S`] `<h1>` elements.
+    h1s: Vec<String>,
     html_lang: Option<String>,
 }
 
@@ -67,23 +71,49 @@ pub(crate) fn collect(html: &Html, ctx: &Context<'_>, warnings: &mut Vec<Warning
         .map(|(v, p)| Field::new(v, p))
         .or_else(|| ld.publisher.clone().map(|v| Field::new(v, "json-ld:publisher")));
 
-    // Title: the first <h1>, else og:title, twitter:title, dc.title, JSON-LD headline, <title>,
-    // cleaned of the site name.
+    // Title: the page's own headline beats the sharing metadata, which is often an SEO variant
+    // of it: the first `<h1>` alike enough to one of the metadata titles (other `<h1>`s are
+    // logos, section names or widgets). Otherwise the metadata title: og:title, twitter:title,
+    // dc.title, JSON-LD headline, <title>, cleaned of the site name. An all-capitals `<h1>` gives
+    // way to the same title written in normal case.
     let site = meta.site_name.as_ref().map(|s| s.value.as_str());
-    let candidate = first_meta(&raw, &["og:title", "twitter:title", "dc.title"])
-        .or_else(|| ld.headline.clone().map(|v| (v, "json-ld:headline")))
-        .or_else(|| raw.title.clone().map(|v| (v, "title")));
-    meta.title = candidate.and_then(|(value, provenance)| {
-        let cleaned = title::clean_title(&value, site);
-        (!cleaned.is_empty()).then(|| Field::new(cleaned, provenance))
+    let mut titles: Vec<(String, &'static str)> = Vec::new();
+    for &key in &["og:title", "twitter:title", "dc.title"] {
+        titles.extend(first_meta(&raw, &[key]));
+    }
+    titles.extend(ld.headline.clone().map(|v| (v, "json-ld:headline")));
+    titles.extend(raw.title.clone().map(|v| (v, "title")));
+    let raw_titles: Vec<String> = titles.iter().map(|(value, _)| value.clone()).collect();
+    let titles: Vec<Field<String>> = titles
+        .into_iter()
+        .map(|(value, provenance)| Field::new(title::clean_title(&value, site), provenance))
+        .filter(|t| !t.value.is_empty())
+        .collect();
+    meta.title = titles.first().cloned();
+    // The last part of a `<title>` such as "Story | Publisher" names the site, even unannounced.
+    let title_site = raw.title.as_deref().and_then(|t| {
+        [" | ", " - ", " – ", " — ", " · "]
+            .iter()
+            .filter_map(|separator| t.rsplit_once(separator).map(|(_, last)| last.trim()))
+            .min_by_key(|last| last.len())
     });
-    // The page's own headline beats the sharing metadata, which is often an SEO variant of it;
-    // an h1 that only names the site (logos are often h1s) is ignored.
-    if let Some(h1) = raw.h1.as_deref().map(collapse).filter(|h| h.chars().count() >= 8) {
-        let is_site = site.is_some_and(|s| s.eq_ignore_ascii_case(&h1));
-        if !is_site {
-            meta.title = Some(Field::new(h1, "h1"));
+    let headline = raw.h1s.iter().find(|h1| {
+        let names_site = |s: Option<&str>| s.is_some_and(|s| s.eq_ignore_ascii_case(h1));
+        if h1.chars().count() < 8 || names_site(site) || names_site(title_site) {
+            return false;
         }
+        // Raw titles count too: the clean-up sometimes keeps the wrong part.
+        titles.is_empty()
+            || titles
+                .iter()
+                .map(|t| &t.value)
+                .chain(&raw_titles)
+                .any(|t| likeness(h1, t) >= MIN_LIKENESS)
+    });
+    if let Some(h1) = headline {
+        let shouting = h1.chars().any(char::is_alphabetic) && !h1.chars().any(char::is_lowercase);
+        let same = titles.iter().find(|t| shouting && t.value.to_lowercase() == h1.to_lowercase());
+        meta.title = Some(same.cloned().unwrap_or_else(|| Field::new(h1.clone(), "h1")));
     }
 
     // Dates: the modification time first, because a publication after it is impossible.
@@ -252,6 +282,28 @@ pub(crate) fn collect(html: &Html, ctx: &Context<'_>, warnings: &mut Vec<Warning
     meta
 }
 
+/// How many `<h1>` elements are weighed as the headline.
+const MAX_H1S: usize = 10;
+
+/// How alike (see [`likeness`]) an `<h1>` and a metadata title must be for the `<h1>` to be taken
+/// as the headline.
+const MIN_LIKENESS: f32 = 0.25;
+
+/// How alike two titles are: the Dice coefficient of their sets of lower-case words.
+fn likeness(a: &str, b: &str) -> f32 {
+    let words = |t: &str| -> std::collections::HashSet<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (a, b) = (words(a), words(b));
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    2.0 * a.intersection(&b).count() as f32 / (a.len() + b.len()) as f32
+}
+
 /// `<meta>` keys for the publication date, in order of trust.
 const PUBLISHED_KEYS: &[&str] = &[
     "article:published_time",
@@ -401,10 +453,10 @@ fn walk(html: &Html) -> Raw {
                     raw.title = Some(text);
                 }
             }
-            "h1" if raw.h1.is_none() => {
+            "h1" if raw.h1s.len() < MAX_H1S => {
                 let text = collapse(&text_of(node, 2000));
                 if !text.is_empty() {
-                    raw.h1 = Some(text);
+                    raw.h1s.push(text);
                 }
             }
             _ => {

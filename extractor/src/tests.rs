@@ -199,6 +199,47 @@ fn shown_dates_by_the_headline() {
 }
 
 #[test]
+fn the_headline_is_the_h1_that_matches_the_metadata() {
+    let title = |head: &str, body: &str| {
+        let html = format!(
+            "<html><head>{head}</head><body>{body}<p>Some text of the article, long enough to count as \
+             a paragraph of prose, with a comma or two, and more.</p></body></html>"
+        );
+        run(&html).title.map(|t| (t.value, t.provenance))
+    };
+    let og =
+        r#"<meta property="og:title" content="Storm hits the coast, thousands without power">"#;
+    // The headline's own wording beats the sharing title.
+    assert_eq!(
+        title(og, "<h1>Storm hits the coast: thousands are without power</h1>"),
+        Some(("Storm hits the coast: thousands are without power".into(), "h1"))
+    );
+    // An `<h1>` that shares nothing with the metadata is a logo or a section name.
+    assert_eq!(
+        title(og, "<h1>Latest news and analysis</h1><h1>Storm hits the coast tonight</h1>"),
+        Some(("Storm hits the coast tonight".into(), "h1"))
+    );
+    assert_eq!(
+        title(og, "<h1>Our blog</h1><h1>Contact us today</h1>"),
+        Some(("Storm hits the coast, thousands without power".into(), "og:title"))
+    );
+    // The site's name at the end of the `<title>`, and an all-capitals headline.
+    assert_eq!(
+        title("<title>Storm warning | The Coastal Gazette</title>", "<h1>The Coastal Gazette</h1>"),
+        Some(("Storm warning".into(), "title"))
+    );
+    assert_eq!(
+        title(og, "<h1>STORM HITS THE COAST, THOUSANDS WITHOUT POWER</h1>"),
+        Some(("Storm hits the coast, thousands without power".into(), "og:title"))
+    );
+    // Without metadata titles, the first `<h1>`.
+    assert_eq!(
+        title("", "<h1>Storm hits the coast</h1>"),
+        Some(("Storm hits the coast".into(), "h1"))
+    );
+}
+
+#[test]
 fn short_and_empty_pages_are_flagged() {
     assert_eq!(run("").quality, Quality::Empty);
     assert_eq!(run("<html><body><script>render()</script></body></html>").quality, Quality::Empty);
