@@ -206,7 +206,8 @@ pub(crate) fn collect(html: &Html, ctx: &Context<'_>, warnings: &mut Vec<Warning
     meta.published = published;
     meta.modified = modified;
 
-    // Authors: JSON-LD, then meta tags, then rel=author / itemprop=author links.
+    // Authors: JSON-LD, then meta tags (known keys, then any key naming an author), then
+    // rel=author / itemprop=author links.
     let mut authors: Vec<Field<String>> = Vec::new();
     let add = |authors: &mut Vec<Field<String>>, name: &str, provenance: &'static str| {
         let name = clean_author(name);
@@ -227,6 +228,16 @@ pub(crate) fn collect(html: &Html, ctx: &Context<'_>, warnings: &mut Vec<Warning
                     for name in v.split([';', '|']) {
                         add(&mut authors, name, meta_provenance(key));
                     }
+                }
+            }
+        }
+    }
+    // Any other `<meta>` whose key names an author or a byline.
+    if authors.is_empty() {
+        for (key, value) in &raw.metas {
+            if key.contains("author") || key.contains("byline") {
+                for name in value.split([';', '|']) {
+                    add(&mut authors, name, "meta:*author*");
                 }
             }
         }
@@ -344,8 +355,15 @@ const MODIFIED_KEYS: &[&str] = &[
     "og:article:modified_time",
 ];
 
-const AUTHOR_KEYS: &[&str] =
-    &["author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "byl"];
+const AUTHOR_KEYS: &[&str] = &[
+    "author",
+    "article:author",
+    "parsely-author",
+    "sailthru.author",
+    "dc.creator",
+    "dcterms.creator",
+    "byline",
+];
 
 /// A `'static` provenance for a meta key (keys come from the fixed lists above).
 fn meta_provenance(key: &str) -> &'static str {
