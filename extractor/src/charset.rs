@@ -159,14 +159,12 @@ pub(crate) fn find_ci(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     if needle.is_empty() || haystack.len() < needle.len() {
         return None;
     }
-    let first = needle[0].to_ascii_lowercase();
+    let (lower, upper) = (needle[0].to_ascii_lowercase(), needle[0].to_ascii_uppercase());
     let last_start = haystack.len() - needle.len();
     let mut i = 0;
     while i <= last_start {
-        // Scan for the first byte, then compare the rest.
-        let offset =
-            haystack[i..=last_start].iter().position(|b| b.to_ascii_lowercase() == first)?;
-        i += offset;
+        // Jump to the next occurrence of the first byte, in either case, then compare the rest.
+        i += memchr::memchr2(lower, upper, &haystack[i..=last_start])?;
         if haystack[i..i + needle.len()].eq_ignore_ascii_case(needle) {
             return Some(i);
         }

@@ -177,27 +177,30 @@ pub(crate) const MAX_DATE_ELS: usize = 400;
 /// Words in a `class`, `id` or `itemprop` that mark a date element.
 const DATE_MARKS: &[&str] = &["date", "time", "publish", "updat", "modif", "posted", "created"];
 
-/// The date element an opening tag starts, if it is one.
+/// The date element an opening tag starts, if it is one; `class_id` is its lower-cased `class` and
+/// `id`.
 fn date_el<'a>(
     element: &'a scraper::node::Element,
+    class_id: &str,
     block: usize,
     start: usize,
 ) -> Option<DateEl<'a>> {
-    let mut class = String::new();
-    for name in ["class", "id", "itemprop"] {
-        if let Some(value) = element.attr(name) {
-            class.push_str(&value.to_ascii_lowercase());
-            class.push(' ');
-        }
-    }
     let is_time = element.name() == "time";
-    if !is_time && !DATE_MARKS.iter().any(|m| class.contains(m)) {
+    let itemprop = element.attr("itemprop");
+    let marked = |text: &str| DATE_MARKS.iter().any(|m| text.contains(m));
+    let itemprop_lower = itemprop.map(str::to_ascii_lowercase);
+    if !is_time && !marked(class_id) && !itemprop_lower.as_deref().is_some_and(marked) {
         return None;
+    }
+    let mut class = class_id.to_owned();
+    if let Some(itemprop) = itemprop_lower {
+        class.push(' ');
+        class.push_str(&itemprop);
     }
     let datetime = if is_time {
         element.attr("datetime")
     } else {
-        element.attr("itemprop").and(element.attr("content").or_else(|| element.attr("datetime")))
+        itemprop.and(element.attr("content").or_else(|| element.attr("datetime")))
     };
     Some(DateEl { block, span: start..start, datetime, class })
 }
@@ -254,17 +257,18 @@ pub(crate) fn flatten(html: &Html) -> Dom<'_> {
                             _ => {}
                         }
                     }
-                    let parent = open.last().map_or(u32::MAX, |o| o.0);
-                    els.push(El { parent, end: index, tag, class_id, role, hidden });
                     // Its block is the next one, once the buffer is flushed for a block element.
                     let marked = if date_els.len() < MAX_DATE_ELS
-                        && let Some(el) = date_el(element, blocks.len(), buffer.text.len())
+                        && let Some(el) =
+                            date_el(element, &class_id, blocks.len(), buffer.text.len())
                     {
                         date_els.push(el);
                         date_els.len() - 1
                     } else {
                         usize::MAX
                     };
+                    let parent = open.last().map_or(u32::MAX, |o| o.0);
+                    els.push(El { parent, end: index, tag, class_id, role, hidden });
                     let is_link = tag == "a";
                     link_depth += usize::from(is_link);
                     pre_depth += usize::from(tag == "pre");

@@ -10,7 +10,8 @@
 //!
 //! The pipeline, one module per step:
 //! - [`charset`]: BOM, header, `<meta charset>` prescan, then `chardetng` detection.
-//! - `prepare` (here): inputs over [`MAX_INPUT_BYTES`] are cut, script and style bodies dropped,
+//! - `prepare` (here): inputs over [`MAX_INPUT_BYTES`] are cut, script, style, SVG, `noscript`
+//!   and `template` bodies dropped,
 //!   tags nested deeper than [`MAX_DEPTH`] removed, so parsing stays linear and bounded.
 //! - `dom`: one `html5ever` parse (through `scraper`), flattened iteratively into elements, text
 //!   blocks and the elements that mark dates (`<time>`, `class="post-date"`).
@@ -27,7 +28,8 @@
 //! The crate does no I/O and never reads the clock. It sits between `crawler` (which hands over raw
 //! bytes) and `store` (which keeps the fields and the sentence index); it uses `normalizer` for
 //! titles, and `cli` wires the stages together. Quality and speed are measured by
-//! `examples/eval.rs` and `examples/bench.rs` (see `benches/compare.sh`).
+//! `examples/eval.rs` and `examples/bench.rs`; `benches/compare.sh` runs both next to Python
+//! trafilatura (see `benches/README.md`).
 //!
 //! ```ignore
 //! let ctx = extractor::Context { url: Some("https://news.example/2024/05/01/story"), ..extractor::Context::new(now) };
@@ -275,8 +277,9 @@ fn looks_binary(text: &str) -> bool {
     control * 10 > sample.len() || !sample.contains(&'<')
 }
 
-/// Prepares the text for parsing: drops script and style bodies, and start and end tags nested
-/// deeper than [`MAX_DEPTH`], so parsing stays linear.
+/// Prepares the text for parsing: drops the bodies of script, style, SVG, `noscript` and
+/// `template` elements, and start and end tags nested deeper than [`MAX_DEPTH`], so parsing stays
+/// linear.
 ///
 /// The HTML tree builder checks element scopes by walking its stack of open elements, which makes
 /// pathological nesting quadratic; real articles never nest this deep. The scan is a cheap
@@ -297,7 +300,7 @@ fn prepare<'t>(text: &'t str, warnings: &mut Vec<Warning>) -> std::borrow::Cow<'
     while let Some(offset) = memchr_lt(&bytes[i..]) {
         let start = i + offset;
         if next_gt <= start {
-            let Some(close) = bytes[start..].iter().position(|&b| b == b'>') else { break };
+            let Some(close) = memchr::memchr(b'>', &bytes[start..]) else { break };
             next_gt = start + close;
         }
         let end = next_gt + 1;
@@ -330,13 +333,20 @@ fn prepare<'t>(text: &'t str, warnings: &mut Vec<Warning>) -> std::borrow::Cow<'
             b"style" => Some(b"</style"),
             b"textarea" => Some(b"</textarea"),
             b"title" => Some(b"</title"),
+            b"svg" => Some(b"</svg"),
+            b"noscript" => Some(b"</noscript"),
+            b"template" => Some(b"</template"),
             _ => None,
         };
+        // A self-closing `<svg/>` has no body (for HTML elements the slash means nothing).
+        let self_closed_svg = name == b"svg" && tag.last() == Some(&b'/');
         if let Some(closing_tag) = raw_text_end
             && !closing
+            && !self_closed_svg
         {
-            // Raw text: jump past its end tag. Script and style bodies are dropped (JSON-LD kept):
-            // they are often half of a page's bytes and the tree builder would copy them for nothing.
+            // Raw text, or a subtree never shown as text: jump past its end tag. Script, style,
+            // SVG, `noscript` and `template` bodies are dropped (JSON-LD kept): they are often half
+            // of a page's bytes and the tree builder would copy them for nothing.
             let rest = &bytes[end..];
             let skip = charset::find_ci(rest, closing_tag).unwrap_or(rest.len());
             let keep = name == b"title"
@@ -390,7 +400,7 @@ fn prepare<'t>(text: &'t str, warnings: &mut Vec<Warning>) -> std::borrow::Cow<'
 
 /// Position of the next `<`.
 fn memchr_lt(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'<')
+    memchr::memchr(b'<', bytes)
 }
 
 #[cfg(test)]

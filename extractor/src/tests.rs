@@ -264,6 +264,19 @@ fn json_ld_article_body_is_the_fallback() {
 }
 
 #[test]
+fn invisible_bodies_are_dropped_before_parsing() {
+    let html = "<html><body><svg viewBox='0 0 1 1'><text>icon label</text></svg><svg/>\
+        <noscript><p>Please enable JavaScript to read this site properly today.</p></noscript>\
+        <p>The council approved the new budget on Monday, after a long debate about schools.</p>\
+        </body></html>";
+    let e = run(html);
+    assert_eq!(
+        e.paragraphs,
+        ["The council approved the new budget on Monday, after a long debate about schools."]
+    );
+}
+
+#[test]
 fn truncated_html_still_gives_text() {
     let cut = &ARTICLE[..ARTICLE.find("What comes next").unwrap() + 4];
     let e = run(cut);
