@@ -127,6 +127,9 @@ pub enum Warning {
     OversizedTag,
 }
 
+/// At most this many warnings are kept, each once.
+pub const MAX_WARNINGS: usize = 32;
+
 /// Tags longer than this lose their attributes before parsing.
 pub const MAX_TAG_BYTES: usize = 64 << 10;
 
@@ -153,6 +156,7 @@ pub struct Extracted {
     /// The encoding the bytes were decoded with.
     pub encoding: Field<&'static str>,
     pub quality: Quality,
+    /// Doubtful things met on the way, each once (at most [`MAX_WARNINGS`]).
     pub warnings: Vec<Warning>,
 }
 
@@ -175,7 +179,7 @@ pub fn extract(raw: &[u8], ctx: &Context<'_>) -> Extracted {
     let tld = ctx.url.and_then(tld_of);
     let decoded = charset::decode(raw, ctx.content_type, tld, &mut warnings);
     let encoding = Field::new(decoded.encoding, decoded.provenance);
-    if looks_binary(&decoded.text) {
+    if looks_binary(raw, &decoded) {
         warnings.push(Warning::NotHtml);
         return Extracted::empty(encoding, Quality::NotHtml, warnings);
     }
@@ -218,6 +222,14 @@ pub fn extract(raw: &[u8], ctx: &Context<'_>) -> Extracted {
         _ => Quality::Ok,
     };
     let language = language::decide(page_meta.declared_language.as_ref(), &text);
+    let mut seen = Vec::new();
+    warnings.retain(|w| {
+        let new = !seen.contains(w) && seen.len() < MAX_WARNINGS;
+        if new {
+            seen.push(w.clone());
+        }
+        new
+    });
     Extracted {
         title: page_meta.title,
         published: page_meta.published,
@@ -264,9 +276,38 @@ fn tld_of(url: &str) -> Option<&[u8]> {
     (!tld.is_empty() && tld.is_ascii()).then_some(tld.as_bytes())
 }
 
-/// Whether decoded text is binary data rather than markup: many control characters, or no `<` at all.
-fn looks_binary(text: &str) -> bool {
-    let sample: Vec<char> = text.chars().take(4096).collect();
+/// Signatures of binary formats that are sometimes served where a page was expected: gzip and zstd
+/// (a compressed body nobody decoded), PNG, JPEG, GIF, PDF, ZIP, WebP and MP4.
+const BINARY_SIGNATURES: &[(usize, &[u8])] = &[
+    (0, b"\x1f\x8b"),
+    (0, b"\x28\xb5\x2f\xfd"),
+    (0, b"\x89PNG"),
+    (0, b"\xff\xd8\xff"),
+    (0, b"GIF8"),
+    (0, b"%PDF-"),
+    (0, b"PK\x03\x04"),
+    (8, b"WEBP"),
+    (4, b"ftyp"),
+];
+
+/// Whether the input is binary data rather than markup: a known binary signature, control bytes
+/// in more than one in [`MAX_CONTROL_SHARE`] of its first bytes (unless a byte-order mark
+/// announced UTF-16), or decoded text with many control or replacement characters, or no `<`.
+fn looks_binary(raw: &[u8], decoded: &charset::Decoded<'_>) -> bool {
+    if BINARY_SIGNATURES
+        .iter()
+        .any(|(at, magic)| raw.get(*at..).is_some_and(|r| r.starts_with(magic)))
+    {
+        return true;
+    }
+    let control = |b: &u8| *b < b' ' && !matches!(b, b'\n' | b'\r' | b'\t' | b'\x0c');
+    let head = &raw[..raw.len().min(4096)];
+    if decoded.provenance != "bom"
+        && head.iter().filter(|b| control(b)).count() * MAX_CONTROL_SHARE > head.len()
+    {
+        return true;
+    }
+    let sample: Vec<char> = decoded.text.chars().take(4096).collect();
     if sample.is_empty() {
         return false;
     }
@@ -276,6 +317,9 @@ fn looks_binary(text: &str) -> bool {
         .count();
     control * 10 > sample.len() || !sample.contains(&'<')
 }
+
+/// Markup has almost no control bytes: more than one in this many marks binary data.
+const MAX_CONTROL_SHARE: usize = 50;
 
 /// Prepares the text for parsing: drops the bodies of script, style, SVG, `noscript` and
 /// `template` elements, and start and end tags nested deeper than [`MAX_DEPTH`], so parsing stays
@@ -382,7 +426,9 @@ fn prepare<'t>(text: &'t str, warnings: &mut Vec<Warning>) -> std::borrow::Cow<'
             buffer.push_str(&text[copied..start + 1 + name_end]);
             buffer.push('>');
             copied = end;
-            warnings.push(Warning::OversizedTag);
+            if !warnings.contains(&Warning::OversizedTag) {
+                warnings.push(Warning::OversizedTag);
+            }
         }
         i = end;
     }

@@ -1,7 +1,6 @@
 //! End-to-end tests of `extract` on small pages and hostile inputs.
 
 use chrono::{TimeZone, Utc};
-use proptest::prelude::*;
 
 use crate::{Context, Extracted, Quality, Warning, extract};
 
@@ -276,100 +275,5 @@ fn invisible_bodies_are_dropped_before_parsing() {
     );
 }
 
-#[test]
-fn truncated_html_still_gives_text() {
-    let cut = &ARTICLE[..ARTICLE.find("What comes next").unwrap() + 4];
-    let e = run(cut);
-    assert!(e.text.contains("Officials said thousands of homes lost power"), "{}", e.text);
-}
-
-#[test]
-fn deep_nesting_does_not_overflow() {
-    let depth = 100_000;
-    let mut html = String::with_capacity(depth * 11 + 100);
-    html.push_str("<html><body>");
-    for _ in 0..depth {
-        html.push_str("<div>");
-    }
-    html.push_str(
-        "<p>Deep text that is long enough to be a paragraph of an article, with commas, too.</p>",
-    );
-    for _ in 0..depth {
-        html.push_str("</div>");
-    }
-    let started = std::time::Instant::now();
-    let e = run(&html);
-    assert!(e.warnings.contains(&Warning::DeepNesting));
-    assert!(e.text.contains("Deep text"), "{}", e.text);
-    assert!(started.elapsed().as_secs() < 20, "took {:?}", started.elapsed());
-    // Unclosed nesting, and nesting of inline tags.
-    let unclosed = "<span><b>".repeat(50_000) + "text";
-    let _ = run(&unclosed);
-}
-
-#[test]
-fn pathological_markup_stays_fast() {
-    let started = std::time::Instant::now();
-    let attributes: Vec<String> = (0..100_000).map(|i| format!("a{i}=\"{i}\"")).collect();
-    let e = run(&format!("<div {}>hi</div>", attributes.join(" ")));
-    assert!(e.warnings.contains(&Warning::OversizedTag));
-    let _ = run(&("<".repeat(1_000_000) + ">"));
-    // Oversized tags beyond the depth limit, and oversized closing tags.
-    let long = format!("<div {}>", "a=1 ".repeat(20_000));
-    let _ = run(&(long.repeat(600)
-        + "text"
-        + &format!("</div {}>", "b=2 ".repeat(20_000)).repeat(600)));
-    let _ = run(&"<!--".repeat(200_000));
-    let _ = run(&"<script>".repeat(100_000));
-    let _ = run(&("<table>".repeat(20_000) + &"<td>x".repeat(20_000)));
-    assert!(started.elapsed().as_secs() < 30, "took {:?}", started.elapsed());
-}
-
-#[test]
-fn huge_input_is_capped() {
-    let mut html = String::from("<html><body>");
-    let paragraph =
-        "<p>A long paragraph of filler text, repeated to make a very large page indeed.</p>\n";
-    while html.len() < 50 << 20 {
-        html.push_str(paragraph);
-    }
-    let e = run(&html);
-    assert!(e.warnings.iter().any(|w| matches!(w, Warning::Truncated { .. })));
-    assert!(e.text.len() <= crate::MAX_INPUT_BYTES);
-}
-
-#[test]
-fn wrong_declared_charset() {
-    let page = "<html><head><meta charset=\"utf-8\"></head><body><p>Le café était très fréquenté, \
-        à Paris comme à Lyon, pendant tout l'été dernier.</p></body></html>";
-    let latin1: Vec<u8> = page.chars().map(|c| c as u32 as u8).collect();
-    let e = extract(&latin1, &Context::new(now()));
-    assert!(e.text.contains("café était très fréquenté"), "{}", e.text);
-    assert!(e.warnings.iter().any(|w| matches!(w, Warning::CharsetMismatch { .. })));
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
-
-    #[test]
-    fn never_panics_on_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..4000)) {
-        let _ = extract(&bytes, &Context::new(now()));
-    }
-
-    #[test]
-    fn never_panics_on_tag_soup(parts in proptest::collection::vec(
-        prop_oneof![
-            Just("<div>".to_owned()), Just("</div>".to_owned()), Just("<p>".to_owned()), Just("</p>".to_owned()),
-            Just("<a href=x>".to_owned()), Just("</a>".to_owned()), Just("<br>".to_owned()), Just("<script>".to_owned()),
-            Just("<h1>".to_owned()), Just("<nav class=menu>".to_owned()), Just("<time datetime=2024-01-01>".to_owned()),
-            Just("<meta property=article:published_time content=9999-99-99>".to_owned()),
-            Just("<script type=application/ld+json>{\"@type\":\"Article\",".to_owned()),
-            "[a-zA-Z ,.éü中]{0,40}",
-        ],
-        0..200,
-    )) {
-        let html = parts.concat();
-        let ctx = Context { url: Some("https://x.test/2024/13/45/a"), ..Context::new(now()) };
-        let _ = extract(html.as_bytes(), &ctx);
-    }
-}
+// Truncated, binary, huge, deeply nested and mislabelled inputs.
+mod hostile;
