@@ -4,6 +4,7 @@
 //! subscriber, prints, or uses `anyhow`. Errors are printed once, on one line, by `main`.
 
 mod args;
+mod extract;
 mod normalize;
 
 use std::io::Write;
@@ -66,6 +67,7 @@ async fn run(args: Args) -> Result<()> {
         Command::Normalize(command) => {
             normalize::run(&command, std::io::stdin().lock(), std::io::stdout().lock())
         }
+        Command::Extract(command) => extract::run(&command),
     }
 }
 

@@ -1,6 +1,8 @@
 //! Runs the `morgue` binary the way people do, in a temporary working directory.
 
 mod archive;
+// `morgue extract`: one page, and JSON lines streamed in order.
+mod extract;
 // `morgue normalize`: line-for-line batch behaviour.
 mod normalize;
 // Architecture invariants checked over the source tree.
