@@ -823,22 +823,22 @@ pub(crate) fn choose(
         })
         .filter(|n| plausible(&n.shown.date, now))
         .collect();
-    // A shown date that agrees with the metadata's publication is the same event, and the
-    // metadata's value stands: the same day, the same instant written in another offset, or a
-    // date without a time whose day the metadata's instant falls on in some time zone (a page
-    // renders its date in its own zone, its metadata often in UTC).
-    let on_url_day = |n: &NearHeadline| {
-        url_date.is_some_and(|u| u.date_naive() == n.shown.date.date_naive())
-            && n.shown.label != Label::Updated
-    };
     if let Some(published) = &meta_published {
         let meta = published.value;
         // The URL's day is the page's own calendar day: a shown date agreeing with it wins.
+        let on_url_day = |n: &&NearHeadline| {
+            url_date.is_some_and(|u| u.date_naive() == n.shown.date.date_naive())
+                && n.shown.label != Label::Updated
+        };
         if url_date.is_some_and(|u| u.date_naive() != meta.date_naive())
-            && let Some(n) = shown.iter().find(|n| on_url_day(n))
+            && let Some(n) = shown.iter().find(on_url_day)
         {
             return Some(Field::new(n.shown.date, "text:byline+url"));
         }
+        // A shown date that agrees with the metadata's publication is the same event, and the
+        // metadata's value stands: the same day, the same instant written in another offset, or
+        // a date without a time whose day the metadata's instant falls on in some time zone (a
+        // page renders its date in its own zone, its metadata is often in UTC).
         let confirms = |n: &NearHeadline| {
             let day = n.shown.date.date_naive();
             if n.shown.label == Label::Updated {
