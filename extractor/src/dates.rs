@@ -1,7 +1,7 @@
 //! Parsing dates as pages write them, finding the dates a page shows by its headline, choosing the
 //! publication date, and the plausibility rule applied to every candidate.
 //!
-//! Machine-readable values ([`parse`]): ISO 8601 and its common relatives (`2024-05-01`,
+//! Machine-readable values (`parse`): ISO 8601 and its common relatives (`2024-05-01`,
 //! `2024-05-01T10:00:00Z`, `2024-05-01 10:00:00+0200`, `2024/05/01`), RFC 2822
 //! (`Wed, 01 May 2024 10:00:00 GMT`), Unix timestamps (ten digits), else the first date of the text.
 //! Running text (`find_in_text`): month names in English, French, German, Spanish, Portuguese,

@@ -6,13 +6,14 @@
 //! the text is worth storing as a story (video pages, paywalls and script-only pages come out as
 //! [`Quality::TooShort`] or [`Quality::Empty`], binary data as [`Quality::NotHtml`]).
 //! Every metadata value is a [`Field`]: the value and the tag or rule that produced it
-//! (`json-ld:datePublished`, `og:title`, `h1`, `text:byline`, `lingua`...).
+//! (`json-ld:datePublished`, `og:title`, `h1`, `text:byline`, `lingua`...). Warnings are kept once
+//! each, at most [`MAX_WARNINGS`].
 //!
 //! The pipeline, one module per step:
 //! - [`charset`]: BOM, header, `<meta charset>` prescan, then `chardetng` detection.
 //! - `prepare` (here): inputs over [`MAX_INPUT_BYTES`] are cut, script, style, SVG, `noscript`
-//!   and `template` bodies dropped,
-//!   tags nested deeper than [`MAX_DEPTH`] removed, so parsing stays linear and bounded.
+//!   and `template` bodies dropped, tags nested deeper than [`MAX_DEPTH`] removed, so parsing
+//!   stays linear and bounded. Binary data (known signatures, control bytes) stops here.
 //! - `dom`: one `html5ever` parse (through `scraper`), flattened iteratively into elements, text
 //!   blocks and the elements that mark dates (`<time>`, `class="post-date"`).
 //! - `content`: boilerplate marks, a readability-style container choice, a climb to the ancestor
