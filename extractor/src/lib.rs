@@ -12,8 +12,9 @@
 //! The pipeline, one module per step:
 //! - [`charset`]: BOM, header, `<meta charset>` prescan, then `chardetng` detection.
 //! - `prepare` (here): inputs over [`MAX_INPUT_BYTES`] are cut, script, style, SVG, `noscript`
-//!   and `template` bodies dropped, tags nested deeper than [`MAX_DEPTH`] removed, so parsing
-//!   stays linear and bounded. Binary data (known signatures, control bytes) stops here.
+//!   and `template` bodies dropped, attributes nobody reads removed, tags nested deeper than
+//!   [`MAX_DEPTH`] removed, so parsing stays linear, bounded and cheap. Binary data (known
+//!   signatures, control bytes) stops here.
 //! - `dom`: one `html5ever` parse (through `scraper`), flattened iteratively into elements, text
 //!   blocks and the elements that mark dates (`<time>`, `class="post-date"`).
 //! - `content`: boilerplate marks, a readability-style container choice, a climb to the ancestor
@@ -323,8 +324,8 @@ fn looks_binary(raw: &[u8], decoded: &charset::Decoded<'_>) -> bool {
 const MAX_CONTROL_SHARE: usize = 50;
 
 /// Prepares the text for parsing: drops the bodies of script, style, SVG, `noscript` and
-/// `template` elements, and start and end tags nested deeper than [`MAX_DEPTH`], so parsing stays
-/// linear.
+/// `template` elements, the attributes outside [`KEPT_ATTRIBUTES`] (see [`slim_tag`]), and start
+/// and end tags nested deeper than [`MAX_DEPTH`], so parsing stays linear and cheap.
 ///
 /// The HTML tree builder checks element scopes by walking its stack of open elements, which makes
 /// pathological nesting quadratic; real articles never nest this deep. The scan is a cheap
@@ -430,6 +431,20 @@ fn prepare<'t>(text: &'t str, warnings: &mut Vec<Warning>) -> std::borrow::Cow<'
             if !warnings.contains(&Warning::OversizedTag) {
                 warnings.push(Warning::OversizedTag);
             }
+        } else if !closing && !matches!(name, b"meta" | b"link" | b"base") {
+            // Attributes nobody reads (styles, `data-*`, `srcset`, link targets) are a fifth of
+            // what is left of a page, and the tree builder interns and copies every one.
+            let name_end = start + 1 + name_end;
+            if let Some((tag_end, slim)) = slim_tag(bytes, name_end) {
+                if let Some(slim) = slim {
+                    let buffer = out.get_or_insert_with(|| String::with_capacity(text.len()));
+                    buffer.push_str(&text[copied..name_end]);
+                    buffer.push_str(&slim);
+                    copied = tag_end;
+                }
+                i = tag_end;
+                continue;
+            }
         }
         i = end;
     }
@@ -443,6 +458,92 @@ fn prepare<'t>(text: &'t str, warnings: &mut Vec<Warning>) -> std::borrow::Cow<'
         }
         None => std::borrow::Cow::Borrowed(text),
     }
+}
+
+/// Attributes kept by [`slim_tag`]: all that `dom`, `content` and `meta` read on elements other
+/// than `<meta>`, `<link>` and `<base>` (whose tags are kept whole).
+const KEPT_ATTRIBUTES: &[&[u8]] = &[
+    b"class",
+    b"id",
+    b"role",
+    b"aria-hidden",
+    b"itemprop",
+    b"content",
+    b"datetime",
+    b"lang",
+    b"xml:lang",
+    b"rel",
+    b"pubdate",
+];
+
+/// Reads the attributes of the start tag whose name ends at `name_end`, the way the HTML tokenizer
+/// does (quoted values may hold `>`), and returns where the tag ends and, when it had attributes
+/// outside [`KEPT_ATTRIBUTES`], its rest rewritten with only the kept ones (`None` when nothing
+/// is dropped). Gives up (`None`) on a tag that never ends or a quote that never closes.
+pub(crate) fn slim_tag(bytes: &[u8], name_end: usize) -> Option<(usize, Option<String>)> {
+    let mut kept: Vec<(usize, usize)> = Vec::new();
+    let mut dropped = false;
+    let mut i = name_end;
+    let at = |i: usize| bytes.get(i).copied();
+    loop {
+        while at(i).is_some_and(|b| b.is_ascii_whitespace() || b == b'/') {
+            i += 1;
+        }
+        match at(i)? {
+            b'>' => break,
+            _ => {
+                let start = i;
+                while at(i)
+                    .is_some_and(|b| !b.is_ascii_whitespace() && !matches!(b, b'=' | b'>' | b'/'))
+                {
+                    i += 1;
+                }
+                let name = &bytes[start..i];
+                let mut j = i;
+                while at(j).is_some_and(|b| b.is_ascii_whitespace()) {
+                    j += 1;
+                }
+                if at(j) == Some(b'=') {
+                    j += 1;
+                    while at(j).is_some_and(|b| b.is_ascii_whitespace()) {
+                        j += 1;
+                    }
+                    match at(j)? {
+                        quote @ (b'"' | b'\'') => {
+                            j += 1 + memchr::memchr(quote, bytes.get(j + 1..)?)? + 1;
+                        }
+                        _ => {
+                            while at(j).is_some_and(|b| !b.is_ascii_whitespace() && b != b'>') {
+                                j += 1;
+                            }
+                        }
+                    }
+                    i = j;
+                }
+                if KEPT_ATTRIBUTES.iter().any(|k| k.eq_ignore_ascii_case(name)) {
+                    kept.push((start, i));
+                } else {
+                    dropped = true;
+                }
+            }
+        }
+    }
+    let end = i + 1;
+    if !dropped {
+        return Some((end, None));
+    }
+    let self_closing = bytes[name_end..i].last() == Some(&b'/');
+    let mut slim = String::new();
+    for (from, to) in kept {
+        slim.push(' ');
+        // Attribute boundaries are ASCII, so the slice is valid UTF-8.
+        slim.push_str(std::str::from_utf8(&bytes[from..to]).unwrap_or_default());
+    }
+    if self_closing {
+        slim.push('/');
+    }
+    slim.push('>');
+    Some((end, Some(slim)))
 }
 
 /// Position of the next `<`.

@@ -234,6 +234,31 @@ fn wrong_declared_charsets() {
     assert_eq!(e.encoding.value, "UTF-8");
 }
 
+#[test]
+fn attributes_nobody_reads_are_dropped_and_quotes_respected() {
+    let slim = |tag: &str| {
+        let name_end = tag.find([' ', '>', '/']).unwrap();
+        crate::slim_tag(tag.as_bytes(), name_end)
+    };
+    assert_eq!(
+        slim(r#"<div class="a" style="color: red" data-x='1 > 0' id=main>rest"#),
+        Some((57, Some(r#" class="a" id=main>"#.to_owned())))
+    );
+    assert_eq!(slim(r#"<p class="lead">"#), Some((16, None)));
+    assert_eq!(slim(r#"<br clear=all/>"#), Some((15, Some("/>".to_owned()))));
+    assert_eq!(slim(r#"<span title="never closed>text"#), None);
+    assert_eq!(slim(r#"<span hidden"#), None);
+    // A `>` inside a quoted value does not end the tag, and no attribute text leaks out.
+    let html = r#"<html><body><p title="a > b" data-n="5" class="x">The council approved the new
+        budget on Monday, after a long and heated debate about the schools.</p></body></html>"#;
+    let e = run(html);
+    assert_sane(&e, html.len());
+    assert_eq!(
+        e.text,
+        "The council approved the new budget on Monday, after a long and heated debate about the schools."
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
