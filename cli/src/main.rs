@@ -16,6 +16,7 @@ mod bench;
 mod config;
 mod crawl;
 mod demo;
+mod extract;
 mod ingest;
 mod normalize;
 mod progress;
@@ -112,6 +113,7 @@ async fn run(args: Args) -> Result<()> {
             bench::crawl(hosts, articles, concurrency, seed, archive).await
         }
         Command::Tag { lang } => tag::run(&lang, std::io::stdin().lock(), std::io::stdout().lock()),
+        Command::Extract(command) => extract::run(&command),
     }
 }
 

@@ -3,6 +3,8 @@
 mod archive;
 // `morgue crawl` and `morgue sources` against the test web.
 mod crawl;
+// `morgue extract`: one page, and JSON lines streamed in order.
+mod extract;
 // `morgue normalize`: line-for-line batch behaviour.
 mod normalize;
 // `morgue tag`: CoNLL-U in, the same lines with UPOS out.
