@@ -220,6 +220,10 @@ pub(crate) struct CrawlArgs {
     /// This worker's name on the leases it takes [default: HOST:PID].
     #[arg(long, value_name = "NAME")]
     pub(crate) worker: Option<String>,
+    /// Also take a repeated sentence out of the earliest story that has it, not only out of the
+    /// later ones (by default the earliest story of the source's week keeps it).
+    #[arg(long)]
+    pub(crate) strict_sentences: bool,
 }
 
 /// `morgue extract` options.

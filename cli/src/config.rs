@@ -15,6 +15,7 @@
 //! max-filesize = "10M"
 //! max-redirs = 10
 //! worker = "crawler-1"
+//! strict-sentences = false
 //! ```
 //!
 //! Unknown keys are an error (a misspelt setting must not be silently ignored).
@@ -48,6 +49,7 @@ pub(crate) struct FileConfig {
     max_filesize: Option<String>,
     max_redirs: Option<usize>,
     worker: Option<String>,
+    strict_sentences: Option<bool>,
 }
 
 impl FileConfig {
@@ -91,6 +93,8 @@ pub(crate) struct CrawlSettings {
     pub(crate) force_poll: bool,
     /// The lease owner name.
     pub(crate) worker: String,
+    /// How repeated sentences are removed.
+    pub(crate) sentences: extractor::sentences::Mode,
 }
 
 impl CrawlSettings {
@@ -141,7 +145,14 @@ impl CrawlSettings {
         )?;
         let worker =
             args.worker.clone().or_else(|| file.worker.clone()).unwrap_or_else(default_worker);
+        let strict = args.strict_sentences || file.strict_sentences.unwrap_or(false);
+        let sentences = if strict {
+            extractor::sentences::Mode::Strict
+        } else {
+            extractor::sentences::Mode::Normal
+        };
         Ok(CrawlSettings {
+            sentences,
             since,
             concurrency,
             client: ClientConfig { fetch, host_interval, ..ClientConfig::default() },

@@ -1,17 +1,28 @@
-//! From a fetched page to a story: extract, compute the normalizer's keys, merge into the archive.
+//! From a fetched page to a story: extract, compute the normalizer's keys, merge into the archive,
+//! and take out the sentences the source repeated that week.
 //!
 //! Shared by the crawler (`crawl`) and by re-extraction of archived pages. The extraction itself is
 //! CPU work: callers run [`extract_page`] on a blocking thread, then [`store_page`] on the runtime.
+//!
+//! **Repeated sentences** (Media Cloud's per-source, per-week rule; the algorithm is
+//! `extractor::sentences`, the index `store::sentences`): a new story's sentences are recorded in
+//! its (source, ISO week in the source's timezone) index; each sentence an earlier-published story
+//! of that source-week also has is left out of the story's searchable text and recorded, with the
+//! story that keeps it, in `removed_sentences`. When a story turns out to be earlier than the one
+//! that held its sentences (stories arrive in any order), that story is decided again, so the
+//! result is the same whatever order stories come in. The story's own `text` is never changed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use anyhow::Result;
 use chrono::{DateTime, Utc};
+use extractor::sentences::{self, Holders, Mode, Rank};
 use extractor::{Extracted, Quality};
 use store::Archive;
 use store::merge::{AlsoUrl, Merged, Sighting};
+use store::sentences::{Holder, StorySentences};
 use store::sources::Source;
-use store::stories::{NewStory, UrlKind};
+use store::stories::{NewStory, RemovedSentence, Story, UrlKind};
 
 /// The extractor version recorded with each story; `reextract` looks for older ones.
 pub(crate) const EXTRACTOR_VERSION: &str = concat!("morgue-extractor/", env!("CARGO_PKG_VERSION"));
@@ -67,6 +78,7 @@ pub(crate) async fn store_page(
     source: &Source,
     page: &Page,
     extracted: &Extracted,
+    mode: Mode,
 ) -> Result<Ingested> {
     let reason = match extracted.quality {
         Quality::Ok => None,
@@ -80,10 +92,99 @@ pub(crate) async fn store_page(
     let sighting = sighting(source, page, extracted);
     Ok(match store::merge::merge(archive, &sighting).await? {
         Merged::New { story, title_duplicate_of } => {
+            remove_repeated_sentences(archive, source, &story, mode).await?;
             Ingested::New { story_id: story.id, title_duplicate_of }
         }
         Merged::Known { story } => Ingested::Known { story_id: story.id },
     })
+}
+
+/// Records a story's sentences in its source-week and decides which stay searchable; then
+/// decides again every story whose sentences it took over (or, in strict mode, made shared).
+pub(crate) async fn remove_repeated_sentences(
+    archive: &Archive,
+    source: &Source,
+    story: &Story,
+    mode: Mode,
+) -> Result<()> {
+    let Some(published_at) = story.story.published_at else {
+        // Undated stories are never deduplicated, as in the reference.
+        return Ok(());
+    };
+    let timezone: chrono_tz::Tz = source.timezone.parse().unwrap_or(chrono_tz::UTC);
+    let week_start = sentences::week_start(published_at, &timezone);
+    let list = sentences::story_sentences(&story.story.text, story.story.language.as_deref());
+    let hashes: Vec<i64> = list.iter().map(|s| key(s)).collect();
+    let request = StorySentences {
+        source_id: source.id,
+        week_start,
+        story_id: story.id,
+        published_at,
+        hashes: &hashes,
+    };
+    let recorded = store::sentences::record_story(archive, &request).await?;
+    decide_and_store(archive, story.id, published_at, &list, &recorded.holders, mode).await?;
+    let mut again = recorded.displaced;
+    if mode == Mode::Strict {
+        again.extend(recorded.now_shared);
+    }
+    again.sort_unstable();
+    again.dedup();
+    for other in again.into_iter().filter(|&id| id != story.id) {
+        let other = store::stories::get(archive, other).await?;
+        let Some(other_published) = other.story.published_at else { continue };
+        let other_list =
+            sentences::story_sentences(&other.story.text, other.story.language.as_deref());
+        let other_hashes: Vec<i64> = other_list.iter().map(|s| key(s)).collect();
+        let holders =
+            store::sentences::holders(archive, source.id, week_start, &other_hashes).await?;
+        decide_and_store(archive, other.id, other_published, &other_list, &holders, mode).await?;
+    }
+    Ok(())
+}
+
+/// A sentence's index key.
+fn key(sentence: &str) -> i64 {
+    // The hash's bits, reinterpreted: the index stores signed 64-bit integers.
+    sentences::sentence_key(sentence) as i64
+}
+
+async fn decide_and_store(
+    archive: &Archive,
+    story_id: i64,
+    published_at: DateTime<Utc>,
+    list: &[String],
+    holders: &HashMap<i64, Holder>,
+    mode: Mode,
+) -> Result<()> {
+    let rank = Rank { published: published_at, story_id: story_id as u64 };
+    let verdicts = sentences::decide(
+        list,
+        Some(rank),
+        |sentence| {
+            holders.get(&key(sentence)).map(|holder| Holders {
+                first: Rank {
+                    published: holder.first_published_at,
+                    story_id: holder.first_story_id as u64,
+                },
+                stories: if holder.shared { 2 } else { 1 },
+            })
+        },
+        mode,
+    );
+    let dropped = sentences::dropped(list, &verdicts);
+    let searchable = (!dropped.is_empty()).then(|| sentences::searchable_text(list, &verdicts));
+    let removed: Vec<RemovedSentence> = dropped
+        .into_iter()
+        .map(|dropped| RemovedSentence {
+            position: i32::try_from(dropped.position).unwrap_or(i32::MAX),
+            sentence: dropped.sentence,
+            owner_story_id: dropped.owner.story_id as i64,
+        })
+        .collect();
+    store::stories::set_sentence_removal(archive, story_id, searchable.as_deref(), &removed)
+        .await?;
+    Ok(())
 }
 
 /// The story and its other URLs, keyed by the normalizer.

@@ -335,3 +335,64 @@ fn run_stops_gracefully_on_sigterm_and_gives_its_leases_back() {
         setup.archive(async |archive| store::frontier::lease_owners(archive).await.unwrap());
     assert!(leased.is_empty(), "leases left behind: {leased:?}");
 }
+
+#[test]
+fn a_sources_repeated_sentences_leave_all_but_its_earliest_story_and_never_another_sources() {
+    let setup = Setup::new(config(28, 3, 12));
+    setup.crawl(&["--host-interval", "0s"]);
+    let world = setup.web.world();
+    let since = chrono::Utc::now() - chrono::Duration::days(7);
+    let reachable = world.reachable(since);
+    let checks = setup.archive(async |archive| {
+        let mut checks = Vec::new();
+        for article in &reachable {
+            let key = normalizer::lossy_url(&setup.web.article_url(article)).unwrap();
+            let story = store::stories::by_any_lossy_url(archive, &key).await.unwrap().unwrap();
+            let removed = store::stories::removed_sentences(archive, story.id).await.unwrap();
+            let mut owners = Vec::new();
+            for sentence in &removed {
+                owners.push(store::stories::get(archive, sentence.owner_story_id).await.unwrap());
+            }
+            checks.push((article.clone(), story, removed, owners));
+        }
+        checks
+    });
+    let mut removals = 0;
+    for (article, story, removed, owners) in &checks {
+        let site = &world.sites[article.site];
+        let house = setup.web.house_sentence(site);
+        let full = &story.story.text;
+        assert!(full.contains(&house), "the story's own text keeps everything");
+        let searchable = story.searchable_text.as_deref().unwrap_or(full);
+        for (sentence, owner) in removed.iter().zip(owners) {
+            removals += 1;
+            assert_eq!(
+                owner.story.source_id, story.story.source_id,
+                "another source's sentence was removed"
+            );
+            assert!(owner.story.published_at <= story.story.published_at, "the owner is earlier");
+            assert!(owner.story.text.contains(&sentence.sentence));
+        }
+        // The house sentence stays only in the earliest story of its source and week.
+        let keeps_house = searchable.contains(&house);
+        // Sources were imported with the timezone Europe/Lisbon: weeks are Lisbon weeks.
+        let week = |s: &store::stories::Story| {
+            chrono::Datelike::iso_week(
+                &s.story.published_at.unwrap().with_timezone(&chrono_tz::Europe::Lisbon),
+            )
+        };
+        let earliest_of_week = checks
+            .iter()
+            .filter(|(a, s, ..)| a.site == article.site && week(s) == week(story))
+            .map(|(_, s, ..)| (s.story.published_at, s.id))
+            .min()
+            .unwrap();
+        assert_eq!(
+            keeps_house,
+            (story.story.published_at, story.id) == earliest_of_week,
+            "{}",
+            article.path
+        );
+    }
+    assert!(removals > 0);
+}

@@ -120,6 +120,11 @@ impl TestWeb {
         format!("http://{host}:{}", self.port())
     }
 
+    /// The sentence every article of a site ends with (the same on every page of the site).
+    pub fn house_sentence(&self, site: &Site) -> String {
+        pages::house_sentence(site)
+    }
+
     /// A site's homepage URL.
     pub fn homepage(&self, site: &Site) -> String {
         format!("{}/", self.origin(&site.host))

@@ -243,6 +243,14 @@ pub(crate) fn paragraphs(world: &World, site: &Site, article: &Article) -> Vec<S
     }
 }
 
+/// The sentence every article of a site ends with.
+pub(crate) fn house_sentence(site: &Site) -> String {
+    format!(
+        "{} has covered the region's councils, courts and schools for decades, and its reporters live in the towns they write about.",
+        site.name
+    )
+}
+
 fn lead(world: &World, site: &Site, article: &Article) -> String {
     paragraphs(world, site, article).into_iter().next().unwrap_or_default()
 }
@@ -254,6 +262,8 @@ fn article_page(world: &World, site: &Site, article: &Article, base: &str) -> St
     for paragraph in paragraphs(world, site, article) {
         body.push_str(&format!("<p>{}</p>\n", escape(&paragraph)));
     }
+    // Every article of a site ends with the same sentence: the repeated-sentence rule's target.
+    body.push_str(&format!("<p>{}</p>\n", escape(&house_sentence(site))));
     let related: String = (1..=3)
         .filter_map(|k| {
             world

@@ -185,7 +185,8 @@ impl Engine {
         .await?;
         let stored = {
             let _merging = self.merging.lock().await;
-            ingest::store_page(&self.archive, &source, &page, &extracted).await?
+            ingest::store_page(&self.archive, &source, &page, &extracted, self.settings.sentences)
+                .await?
         };
         Ok(match stored {
             Ingested::New { .. } => {
