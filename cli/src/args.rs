@@ -93,6 +93,17 @@ pub(crate) enum Command {
     /// input order, extracted on all cores; a line that cannot be used gives
     /// `{"id": ..., "error": "..."}`.
     Extract(ExtractArgs),
+    /// Extract the archived raw pages again with this version's extractor: stories extracted by
+    /// another version (or all, with --all) get new fields, and the repeated-sentence index of
+    /// their weeks is rebuilt.
+    Reextract {
+        /// Every story, whatever version extracted it.
+        #[arg(long)]
+        all: bool,
+        /// Also take a repeated sentence out of the earliest story that has it.
+        #[arg(long)]
+        strict_sentences: bool,
+    },
     /// Try morgue on a generated web of news sites served on loopback: crawl it into an archive
     /// (demo.db unless --database-url says otherwise) and show what it holds.
     Demo {

@@ -20,6 +20,7 @@ mod extract;
 mod ingest;
 mod normalize;
 mod progress;
+mod reextract;
 mod sources;
 mod tag;
 
@@ -106,6 +107,17 @@ async fn run(args: Args) -> Result<()> {
             crawl_command(&database_url, &file, &crawl, mode).await
         }
         Command::Run { crawl } => crawl_command(&database_url, &file, &crawl, Mode::Forever).await,
+        Command::Reextract { all, strict_sentences } => {
+            let archive = open(&database_url).await?;
+            let mode = if strict_sentences {
+                extractor::sentences::Mode::Strict
+            } else {
+                extractor::sentences::Mode::Normal
+            };
+            let result = reextract::run(&archive, all, mode).await;
+            archive.close().await?;
+            result
+        }
         Command::Demo { sites, articles, port } => {
             demo::run(chosen_url, sites, articles, port).await
         }

@@ -396,3 +396,36 @@ fn a_sources_repeated_sentences_leave_all_but_its_earliest_story_and_never_anoth
     }
     assert!(removals > 0);
 }
+
+#[test]
+fn reextract_rebuilds_stories_from_their_raw_pages() {
+    let setup = Setup::new(config(29, 2, 6));
+    setup.crawl(&["--host-interval", "0s"]);
+    let before = setup.archive(async |archive| {
+        let page = store::stories::page_for_reextraction(archive, None, 0, 1000).await.unwrap();
+        archive
+            .execute_unprepared(
+                "UPDATE stories SET text = 'garbled', title = 'garbled', extractor_version = 'old'",
+            )
+            .await
+            .unwrap();
+        page
+    });
+    let run = morgue(setup.dir.path(), &["reextract"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(
+        stdout(&run).contains(&format!("{} stories extracted again", before.len())),
+        "{}",
+        stdout(&run)
+    );
+    let after = setup.archive(async |archive| {
+        store::stories::page_for_reextraction(archive, None, 0, 1000).await.unwrap()
+    });
+    assert_eq!(after.len(), before.len());
+    for (old, new) in before.iter().zip(&after) {
+        assert_eq!(old.story, new.story, "the same fields come back from the raw page");
+        assert_eq!(old.searchable_text, new.searchable_text, "and the same sentences are removed");
+    }
+    let again = morgue(setup.dir.path(), &["reextract"]);
+    assert!(stdout(&again).contains("0 stories extracted again"), "{}", stdout(&again));
+}

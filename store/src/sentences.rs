@@ -253,6 +253,18 @@ pub async fn holders(
     Ok(found)
 }
 
+/// Forgets every sentence of a source-week, before recording its stories again (after their
+/// texts changed). Returns how many were forgotten.
+pub async fn clear_week(archive: &Archive, source_id: i64, week_start: NaiveDate) -> Result<u64> {
+    let result = sentence::Entity::delete_many()
+        .filter(sentence::Column::SourceId.eq(source_id))
+        .filter(sentence::Column::WeekStart.eq(week_start))
+        .exec(&archive.db)
+        .await
+        .doing("clearing a week's sentences")?;
+    Ok(result.rows_affected)
+}
+
 /// The owner of a sentence in a source-week, if any story has it.
 pub async fn owner(
     archive: &Archive,

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, NaiveDate, Utc};
 use sea_orm::{
     ActiveValue::NotSet, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, Set, TransactionTrait,
+    QueryOrder, QuerySelect, Set, TransactionTrait,
 };
 
 use sea_orm::sea_query::Expr;
@@ -261,6 +261,78 @@ async fn insert_url(
         .doing("reading a story URL")?
         .ok_or_else(|| Error::NotFound { what: format!("story URL {url}") })?;
     Ok((StoryUrl::try_from(stored)?, inserted_row(&result)))
+}
+
+/// Up to `limit` stories after `after_id`, by id: those extracted by another version than
+/// `version`, or all of them when `version` is `None`.
+pub async fn page_for_reextraction(
+    archive: &Archive,
+    version: Option<&str>,
+    after_id: i64,
+    limit: u64,
+) -> Result<Vec<Story>> {
+    let mut query = story::Entity::find().filter(story::Column::Id.gt(after_id));
+    if let Some(version) = version {
+        query = query.filter(story::Column::ExtractorVersion.ne(version));
+    }
+    query
+        .order_by_asc(story::Column::Id)
+        .limit(limit)
+        .all(&archive.db)
+        .await
+        .doing("listing stories to re-extract")?
+        .into_iter()
+        .map(Story::try_from)
+        .collect()
+}
+
+/// Replaces what extraction produced for a story: title and its key, canonical URL, text,
+/// language, authors, publication time and day, provenance and extractor version. The URLs the
+/// story is known by and its source never change.
+pub async fn replace_extraction(archive: &Archive, id: i64, new: &NewStory) -> Result<Story> {
+    let row = story::ActiveModel {
+        canonical_url: Set(new.canonical_url.clone()),
+        title: Set(new.title.clone()),
+        normalized_title: Set(new.normalized_title.clone()),
+        text: Set(new.text.clone()),
+        language: Set(new.language.clone()),
+        authors: Set(json::encode(&new.authors)),
+        published_at: Set(new.published_at),
+        published_day: Set(new.published_day),
+        provenance: Set(json::encode(&new.provenance)),
+        extractor_version: Set(new.extractor_version.clone()),
+        ..Default::default()
+    };
+    let result = story::Entity::update_many()
+        .set(row)
+        .filter(story::Column::Id.eq(id))
+        .exec(&archive.db)
+        .await
+        .doing("replacing a story's extraction")?;
+    if result.rows_affected == 0 {
+        return Err(Error::NotFound { what: format!("story {id}") });
+    }
+    get(archive, id).await
+}
+
+/// The stories of a source published in `[from, to)`, by id.
+pub async fn published_between(
+    archive: &Archive,
+    source_id: i64,
+    from: DateTime<Utc>,
+    to: DateTime<Utc>,
+) -> Result<Vec<Story>> {
+    story::Entity::find()
+        .filter(story::Column::SourceId.eq(source_id))
+        .filter(story::Column::PublishedAt.gte(from))
+        .filter(story::Column::PublishedAt.lt(to))
+        .order_by_asc(story::Column::Id)
+        .all(&archive.db)
+        .await
+        .doing("listing a source's stories")?
+        .into_iter()
+        .map(Story::try_from)
+        .collect()
 }
 
 /// A sentence taken out of a story's searchable text because an earlier story of the same source

@@ -1,0 +1,155 @@
+//! `morgue reextract`: run the current extractor again over the archived raw pages.
+//!
+//! Stories extracted by another extractor version (or all of them, with `--all`) are extracted
+//! again from their raw fetch, on all cores, and their extracted fields replaced; the URLs a story
+//! is known by never change. The repeated-sentence index of every source-week a re-extracted story
+//! belongs to (before or after) is then rebuilt from the stories' new texts, so no sentence stays
+//! owned by a story that no longer has it. A page the new extractor no longer considers a story
+//! (too short, not HTML) keeps its old fields and is counted, never dropped silently.
+
+use std::collections::{BTreeSet, HashMap};
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::Result;
+use chrono::{NaiveDate, TimeZone, Utc};
+use extractor::Quality;
+use extractor::sentences::{self, Mode};
+use store::Archive;
+use store::sources::Source;
+use store::stories::Story;
+
+use crate::ingest::{self, EXTRACTOR_VERSION, Page};
+use crate::progress::human;
+
+/// Stories read and extracted at a time.
+const PAGE: u64 = 256;
+
+/// What a run did.
+#[derive(Debug, Default)]
+struct Counts {
+    extracted: u64,
+    no_raw_page: u64,
+    not_stories: u64,
+    weeks: usize,
+}
+
+/// Runs `morgue reextract`.
+pub(crate) async fn run(archive: &Archive, all: bool, mode: Mode) -> Result<()> {
+    let started = Instant::now();
+    let version = if all { None } else { Some(EXTRACTOR_VERSION) };
+    let mut sources: HashMap<i64, Arc<Source>> = HashMap::new();
+    let mut touched: BTreeSet<(i64, NaiveDate)> = BTreeSet::new();
+    let mut counts = Counts::default();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cpu = Arc::new(tokio::sync::Semaphore::new(cores));
+    let mut after = 0;
+    loop {
+        let stories = store::stories::page_for_reextraction(archive, version, after, PAGE).await?;
+        let Some(last) = stories.last() else { break };
+        after = last.id;
+        let mut tasks = Vec::new();
+        for story in stories {
+            let Some(fetch_id) = story.story.fetch_id else {
+                counts.no_raw_page += 1;
+                continue;
+            };
+            let fetch = match store::fetches::get(archive, fetch_id).await {
+                Ok(fetch) => fetch,
+                Err(err) => {
+                    tracing::warn!(story = story.id, "cannot read the raw page: {err}");
+                    counts.no_raw_page += 1;
+                    continue;
+                }
+            };
+            let source_id = story.story.source_id;
+            if !sources.contains_key(&source_id) {
+                let source = store::sources::get(archive, source_id).await?;
+                sources.insert(source_id, Arc::new(source));
+            }
+            let page = Page {
+                url: story.story.url.clone(),
+                lossy_url: story.story.lossy_url.clone(),
+                final_url: fetch.fetch.final_url.clone(),
+                fetch_id: Some(fetch_id),
+                content_type: fetch.fetch.content_type.clone(),
+                body: fetch.fetch.body,
+                hint_published: story.story.published_at,
+                hint_title: None,
+                fetched_at: fetch.fetch.started_at,
+            };
+            let permit = Arc::clone(&cpu).acquire_owned().await?;
+            tasks.push(tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                let extracted = ingest::extract_page(&page);
+                (story, page, extracted)
+            }));
+        }
+        for task in tasks {
+            let (story, page, extracted) = task.await?;
+            if extracted.quality != Quality::Ok {
+                counts.not_stories += 1;
+                continue;
+            }
+            let source = Arc::clone(&sources[&story.story.source_id]);
+            let sighting = ingest::sighting(&source, &page, &extracted);
+            let updated =
+                store::stories::replace_extraction(archive, story.id, &sighting.story).await?;
+            for published in
+                [story.story.published_at, updated.story.published_at].into_iter().flatten()
+            {
+                touched.insert((source.id, sentences::week_start(published, &timezone(&source))));
+            }
+            if updated.story.published_at.is_none() {
+                store::stories::set_sentence_removal(archive, story.id, None, &[]).await?;
+            }
+            counts.extracted += 1;
+        }
+    }
+    counts.weeks = touched.len();
+    for (source_id, week) in touched {
+        let source = match sources.get(&source_id) {
+            Some(source) => Arc::clone(source),
+            None => Arc::new(store::sources::get(archive, source_id).await?),
+        };
+        rebuild_week(archive, &source, week, mode).await?;
+    }
+    outln!(
+        "reextract: {} stories extracted again ({} without a raw page, {} no longer stories and left as they were); sentence index rebuilt for {} source-weeks in {}",
+        counts.extracted,
+        counts.no_raw_page,
+        counts.not_stories,
+        counts.weeks,
+        human(started.elapsed())
+    );
+    Ok(())
+}
+
+fn timezone(source: &Source) -> chrono_tz::Tz {
+    source.timezone.parse().unwrap_or(chrono_tz::UTC)
+}
+
+/// Forgets a source-week's sentence index and records its stories again.
+async fn rebuild_week(
+    archive: &Archive,
+    source: &Source,
+    week: NaiveDate,
+    mode: Mode,
+) -> Result<()> {
+    let tz = timezone(source);
+    let start = |day: NaiveDate| {
+        let midnight = day.and_hms_opt(0, 0, 0).unwrap_or_default();
+        tz.from_local_datetime(&midnight).earliest().map(|at| at.with_timezone(&Utc))
+    };
+    let (Some(from), Some(to)) = (start(week), start(week + chrono::Duration::days(7))) else {
+        return Ok(());
+    };
+    store::sentences::clear_week(archive, source.id, week).await?;
+    let stories: Vec<Story> =
+        store::stories::published_between(archive, source.id, from, to).await?;
+    for story in &stories {
+        ingest::remove_repeated_sentences(archive, source, story, mode).await?;
+    }
+    Ok(())
+}
