@@ -64,9 +64,8 @@ pub(crate) async fn run(archive: &Archive, all: bool, mode: Mode) -> Result<()> 
                 }
             };
             let source_id = story.story.source_id;
-            if !sources.contains_key(&source_id) {
-                let source = store::sources::get(archive, source_id).await?;
-                sources.insert(source_id, Arc::new(source));
+            if let std::collections::hash_map::Entry::Vacant(slot) = sources.entry(source_id) {
+                slot.insert(Arc::new(store::sources::get(archive, source_id).await?));
             }
             let page = Page {
                 url: story.story.url.clone(),
