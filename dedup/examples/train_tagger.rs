@@ -21,22 +21,55 @@ struct Sentence {
     id: String,
     words: Vec<String>,
     tags: Vec<Upos>,
+    /// Multiword tokens: surface form, first and last word (from 1).
+    ranges: Vec<(String, usize, usize)>,
+}
+
+impl Sentence {
+    fn new() -> Sentence {
+        Sentence { id: String::new(), words: Vec::new(), tags: Vec::new(), ranges: Vec::new() }
+    }
+
+    /// The tag a multiword token gets as one token: its first content tag (`dámelo` → VERB),
+    /// or else its first word's tag (`du` → ADP).
+    fn range_tag(&self, first: usize, last: usize) -> Option<Upos> {
+        let tags = self.tags.get(first.checked_sub(1)?..last.min(self.tags.len()))?;
+        tags.iter().copied().find(|&tag| is_content(tag)).or_else(|| tags.first().copied())
+    }
+}
+
+/// The contractions of `sentences`: each multiword token form seen at least twice, lowercase,
+/// with its most frequent tag as one token (ties to the lower tag index) and its count.
+fn contractions(sentences: &[Sentence]) -> Vec<(String, Upos, u32)> {
+    let mut counts: BTreeMap<String, [u32; Upos::COUNT]> = BTreeMap::new();
+    for sentence in sentences {
+        for (form, first, last) in &sentence.ranges {
+            if let Some(tag) = sentence.range_tag(*first, *last) {
+                counts.entry(form.to_lowercase()).or_insert([0; Upos::COUNT])[tag.index()] += 1;
+            }
+        }
+    }
+    counts
+        .into_iter()
+        .filter(|(_, counts)| counts.iter().sum::<u32>() >= 2)
+        .filter_map(|(form, counts)| {
+            let best = (0..Upos::COUNT).max_by_key(|&tag| (counts[tag], std::cmp::Reverse(tag)))?;
+            Some((form, Upos::from_index(best)?, counts.iter().sum()))
+        })
+        .collect()
 }
 
 fn read_treebank(path: &Path) -> Result<Vec<Sentence>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut sentences = Vec::new();
-    let mut current = Sentence { id: String::new(), words: Vec::new(), tags: Vec::new() };
+    let mut current = Sentence::new();
     for (n, line) in text.lines().enumerate() {
         let parsed =
             conllu::parse_line(line).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
         match parsed {
             Line::Blank => {
                 if !current.words.is_empty() {
-                    sentences.push(std::mem::replace(
-                        &mut current,
-                        Sentence { id: String::new(), words: Vec::new(), tags: Vec::new() },
-                    ));
+                    sentences.push(std::mem::replace(&mut current, Sentence::new()));
                 }
             }
             Line::Comment(comment) => {
@@ -52,7 +85,10 @@ fn read_treebank(path: &Path) -> Result<Vec<Sentence>, String> {
                 current.words.push(fields.form().to_owned());
                 current.tags.push(tag);
             }
-            Line::Range { .. } | Line::Empty(_) => {}
+            Line::Range { first, last, fields } => {
+                current.ranges.push((fields.form().to_owned(), first as usize, last as usize));
+            }
+            Line::Empty(_) => {}
         }
     }
     if !current.words.is_empty() {
@@ -326,6 +362,7 @@ fn run() -> Result<(), String> {
                     dropout: options.dropout,
                     second_pass: options.second_pass,
                     balance_content: options.balance_content,
+                    contractions: Vec::new(),
                     word_dropout: options.word_dropout,
                 };
                 let model = train::train(&config, &train, |_| {});
@@ -400,6 +437,7 @@ fn run() -> Result<(), String> {
             dropout: options.dropout,
             second_pass: options.second_pass,
             balance_content: options.balance_content,
+            contractions: contractions(&train_set),
             word_dropout: options.word_dropout,
         };
         let started = Instant::now();

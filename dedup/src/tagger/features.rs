@@ -77,7 +77,20 @@ const fn sentinel(seed: u64) -> TokenInfo {
 impl TokenInfo {
     /// Hashes what the features look at in `token`.
     pub(crate) fn new(token: &str) -> TokenInfo {
-        let lower = token.to_lowercase();
+        // Most tokens are short and ASCII: lowercase them on the stack.
+        let mut buffer = [0_u8; 32];
+        let owned: String;
+        let lower: &str = match buffer.get_mut(..token.len()) {
+            Some(bytes) if token.is_ascii() => {
+                bytes.copy_from_slice(token.as_bytes());
+                bytes.make_ascii_lowercase();
+                std::str::from_utf8(bytes).unwrap_or_default()
+            }
+            _ => {
+                owned = token.to_lowercase();
+                &owned
+            }
+        };
         // Character boundaries of the lowercase form: prefixes and suffixes count characters.
         let mut ends = [0_usize; MAX_AFFIX];
         let mut starts = [0_usize; MAX_AFFIX];
@@ -117,6 +130,11 @@ impl TokenInfo {
             class: lexicon::UNKNOWN,
             analogies: KNOWN,
         }
+    }
+
+    /// The hash of the lowercase form of `word`, the lexicon's key.
+    pub(crate) fn lower_hash(word: &str) -> u64 {
+        TokenInfo::new(word).lower
     }
 
     /// The hash of the lowercase form, the lexicon's key.

@@ -100,12 +100,12 @@ fn split_piece<'a>(piece: &'a str, tokens: &mut Vec<&'a str>) {
         return;
     }
     // The word runs while letters and digits follow, or a joiner with a letter or digit after it.
-    let chars: Vec<(usize, char)> = rest.char_indices().collect();
     let mut end = 0;
-    for (k, &(at, ch)) in chars.iter().enumerate() {
-        let joins = is_joiner(ch)
-            && chars.get(k + 1).is_some_and(|&(_, next)| next.is_alphanumeric())
-            && k > 0;
+    let mut chars = rest.char_indices().peekable();
+    while let Some((at, ch)) = chars.next() {
+        let joins = at > 0
+            && is_joiner(ch)
+            && chars.peek().is_some_and(|&(_, next)| next.is_alphanumeric());
         if ch.is_alphanumeric() || is_mark(ch) || joins {
             end = at + ch.len_utf8();
         } else {
