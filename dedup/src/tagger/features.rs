@@ -153,8 +153,11 @@ pub(crate) const KNOWN: [u64; ANALOGIES] = [fmix(0xa0), fmix(0xa1), fmix(0xa2), 
 /// class of the word without them (`voldsomt` → `voldsom`, `læser` → `læse`) together with the
 /// characters taken off; and the class of the longest known word the word ends with, at least
 /// four characters and not the whole word (`portørgruppe` → `gruppe`), the head of a compound.
-/// `lookup` gives the class of a lowercase-form hash.
+/// `lookup` gives the class of a lowercase-form hash. Tokens longer than 64 bytes get none.
 pub(crate) fn analogies(token: &str, lookup: impl Fn(u64) -> u32) -> [u64; ANALOGIES] {
+    if token.len() > 64 {
+        return [fmix(0xc0), fmix(0xc1), fmix(0xc2), fmix(0xc3)];
+    }
     let lower = token.to_lowercase();
     let bytes = lower.as_bytes();
     let starts: Vec<usize> = lower.char_indices().map(|(at, _)| at).collect();

@@ -133,6 +133,16 @@ fn a_model_for_another_feature_set_is_refused() {
     assert!(error.contains("checksum"), "{error}");
 }
 
+#[test]
+fn a_megabyte_token_is_tagged_in_linear_time() {
+    let long = "ab".repeat(1 << 19);
+    let text = format!("{long} {long}.");
+    for tagger in [Tagger::for_language("da"), Tagger::for_language("xx")] {
+        assert_eq!(tagger.tag(&[&long, &long]).len(), 2);
+        assert_eq!(tagger.tag_text(&text).len(), 3);
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
