@@ -279,8 +279,26 @@ pub(crate) fn decode(
     content_bias: i32,
     mut observe: impl FnMut(usize, &[i32; TAGS]),
 ) -> Vec<Upos> {
+    // The features that do not depend on tags first, for all tokens at once: their weight rows
+    // are independent loads, so the memory system fetches many of them together.
+    let hashes: Vec<Option<[u64; features::STATIC_FEATURES]>> = (0..infos.len())
+        .map(|i| match lexicon::sure(infos[i].class) {
+            Some(_) => None,
+            None => Some(features::static_features(infos, i)),
+        })
+        .collect();
+    let statics: Vec<[i32; TAGS]> = hashes
+        .iter()
+        .map(|hashes| {
+            let mut scores = [0_i32; TAGS];
+            for &hash in hashes.iter().flatten() {
+                weights.add(&mut scores, hash);
+            }
+            scores
+        })
+        .collect();
     let mut tags: Vec<Upos> = Vec::with_capacity(infos.len());
-    for i in 0..infos.len() {
+    for (i, statics) in statics.iter().enumerate() {
         if let Some(tag) = lexicon::sure(infos[i].class) {
             tags.push(tag);
             continue;
@@ -288,8 +306,8 @@ pub(crate) fn decode(
         let prev = i.checked_sub(1).map(|j| tags[j]);
         let prev2 = i.checked_sub(2).map(|j| tags[j]);
         let (dynamic, count) = features::dynamic_features(infos, i, prev, prev2, guesses);
-        let mut scores = [0_i32; TAGS];
-        for &hash in features::static_features(infos, i).iter().chain(&dynamic[..count]) {
+        let mut scores = *statics;
+        for &hash in &dynamic[..count] {
             weights.add(&mut scores, hash);
         }
         observe(i, &scores);
