@@ -15,8 +15,10 @@
 //! | description | 2 + n | length, then what the model was trained on, in UTF-8 |
 //! | content bias | 4 | i32, taken off the content tags' scores before choosing |
 //! | passes | 1 | 1, or 2 when a second weight table follows the first |
-//! | rows | 4 | how many rows follow (rows whose weights are all zero are left out) |
-//! | each row | | varint: rows skipped since the previous stored row; 3 bytes: a bit mask of the tags with a weight; then each such weight as a zigzag varint |
+//! | then, per pass: rows | 4 | how many rows follow (rows whose weights are all zero are left out) |
+//! | each row | | varint: rows skipped since the previous stored row; 3 bytes: a bit mask of the tags with a weight; then each such `i8` weight as a zigzag varint |
+//! | lexicon words | 4 | how many lexicon entries follow |
+//! | each entry | | varint: the word key (top 32 bits of the lowercase form's hash, at least 1) less the previous entry's key, keys ascending; varint: the ambiguity class (bit `t` for tag index `t`, bit 30 "sure", bit 31 "unknown") |
 //! | checksum | 8 | [`hash_bytes`](super::features::hash_bytes) with seed 0 of every byte before it |
 //!
 //! A feature's row is the top `bits` bits of its 64-bit hash; features that collide share a row,
@@ -232,7 +234,7 @@ impl Model {
             let key = u32::try_from(input.varint()?)
                 .ok()
                 .and_then(|gap| previous.checked_add(gap))
-                .filter(|&key| key > previous || (key > 0 && entries.is_empty()))
+                .filter(|&key| key > previous)
                 .ok_or_else(|| error("lexicon keys out of order"))?;
             let class = u32::try_from(input.varint()?).map_err(|_| error("bad class"))?;
             entries.push((key, class));
