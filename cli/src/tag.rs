@@ -3,7 +3,7 @@
 //! Output is line for line: comments, blank lines, multiword-token ranges (`1-2`) and empty
 //! nodes (`1.1`) pass through unchanged; each word line comes back with the UPOS column filled
 //! and the other columns as they were (missing trailing columns written as `_`). Lines are held
-//! back only until their sentence ends. A malformed line is written back unchanged, is not
+//! back only until their sentence ends (or 10,000 words, for input without blank lines). A malformed line is written back unchanged, is not
 //! tagged, and is reported on standard error with its line number; the command then ends with
 //! an error naming the first one, after the whole output has been written.
 
@@ -15,6 +15,10 @@ use dedup::tagger::{Method, Tagger};
 
 /// How many malformed lines are reported one by one.
 const REPORTED: usize = 10;
+
+/// A "sentence" longer than this (input without blank lines) is tagged and written in parts,
+/// so memory stays bounded.
+const LONGEST_SENTENCE: usize = 10_000;
 
 /// One buffered line of the current sentence.
 enum Held {
@@ -85,6 +89,9 @@ fn tag_stream(
             Ok(Line::Word(fields)) => {
                 forms.push(fields.form().to_owned());
                 held.push(Held::Word(line.to_owned(), forms.len() - 1));
+                if forms.len() >= LONGEST_SENTENCE {
+                    flush_sentence(tagger, &mut held, &mut forms, out)?;
+                }
             }
             Ok(Line::Comment(_) | Line::Range { .. } | Line::Empty(_)) => {
                 held.push(Held::Verbatim(line.to_owned()));

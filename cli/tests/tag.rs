@@ -128,3 +128,13 @@ fn a_large_input_stays_in_order() {
     assert_eq!(columns(lines[6 * 4321 + 3])[1], "4321");
     assert_eq!(columns(lines[6 * 4321 + 3])[3], "NUM");
 }
+
+#[test]
+fn input_without_blank_lines_is_tagged_in_bounded_parts() {
+    let input: String = (1..=25_000).map(|i| format!("{i}\tword\n")).collect();
+    let output = morgue_with_stdin(&["tag", "--lang", "nl"], input.as_bytes());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let out = stdout(&output);
+    assert_eq!(out.lines().count(), 25_000);
+    assert!(out.lines().all(|line| columns(line)[3] != "_"));
+}

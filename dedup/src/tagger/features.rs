@@ -77,7 +77,20 @@ const fn sentinel(seed: u64) -> TokenInfo {
 impl TokenInfo {
     /// Hashes what the features look at in `token`.
     pub(crate) fn new(token: &str) -> TokenInfo {
-        let lower = token.to_lowercase();
+        // Most tokens are short and ASCII: lowercase them on the stack.
+        let mut buffer = [0_u8; 32];
+        let owned: String;
+        let lower: &str = match buffer.get_mut(..token.len()) {
+            Some(bytes) if token.is_ascii() => {
+                bytes.copy_from_slice(token.as_bytes());
+                bytes.make_ascii_lowercase();
+                std::str::from_utf8(bytes).unwrap_or_default()
+            }
+            _ => {
+                owned = token.to_lowercase();
+                &owned
+            }
+        };
         // Character boundaries of the lowercase form: prefixes and suffixes count characters.
         let mut ends = [0_usize; MAX_AFFIX];
         let mut starts = [0_usize; MAX_AFFIX];
@@ -119,6 +132,11 @@ impl TokenInfo {
         }
     }
 
+    /// The hash of the lowercase form of `word`, the lexicon's key.
+    pub(crate) fn lower_hash(word: &str) -> u64 {
+        TokenInfo::new(word).lower
+    }
+
     /// The hash of the lowercase form, the lexicon's key.
     pub(crate) fn lower(&self) -> u64 {
         self.lower
@@ -135,8 +153,11 @@ pub(crate) const KNOWN: [u64; ANALOGIES] = [fmix(0xa0), fmix(0xa1), fmix(0xa2), 
 /// class of the word without them (`voldsomt` → `voldsom`, `læser` → `læse`) together with the
 /// characters taken off; and the class of the longest known word the word ends with, at least
 /// four characters and not the whole word (`portørgruppe` → `gruppe`), the head of a compound.
-/// `lookup` gives the class of a lowercase-form hash.
+/// `lookup` gives the class of a lowercase-form hash. Tokens longer than 64 bytes get none.
 pub(crate) fn analogies(token: &str, lookup: impl Fn(u64) -> u32) -> [u64; ANALOGIES] {
+    if token.len() > 64 {
+        return [fmix(0xc0), fmix(0xc1), fmix(0xc2), fmix(0xc3)];
+    }
     let lower = token.to_lowercase();
     let bytes = lower.as_bytes();
     let starts: Vec<usize> = lower.char_indices().map(|(at, _)| at).collect();

@@ -98,6 +98,20 @@ impl Lexicon {
         }
     }
 
+    /// The lexicon with `forms` (lowercase-form hashes) entered as sure of their tag.
+    pub(crate) fn with_sure_forms(&self, forms: &[(u64, Upos)]) -> Lexicon {
+        let mut entries = self.entries();
+        for &(lower, tag) in forms {
+            let key = key(lower);
+            let class = 1 << tag.index() | SURE;
+            match entries.binary_search_by_key(&key, |&(key, _)| key) {
+                Ok(at) => entries[at].1 = class,
+                Err(at) => entries.insert(at, (key, class)),
+            }
+        }
+        Lexicon::new(&entries)
+    }
+
     /// The entries, sorted by key.
     pub(crate) fn entries(&self) -> Vec<(u32, u32)> {
         let mut entries: Vec<(u32, u32)> =
@@ -120,6 +134,11 @@ impl Counts {
 
     /// The class a training occurrence of a word would have if it had not been counted
     /// (leave one out): what the tagger will see for words of that frequency.
+    /// How many times a word was counted.
+    pub(crate) fn total(&self, lower: u64) -> u32 {
+        self.words.get(&key(lower)).map_or(0, |counts| counts.iter().sum())
+    }
+
     pub(crate) fn class_without(&self, lower: u64, tag: Upos) -> u32 {
         match self.words.get(&key(lower)) {
             Some(counts) => {
@@ -177,5 +196,11 @@ mod tests {
         assert_eq!(lexicon.class(once), 1 << Upos::Adj.index());
         assert_eq!(lexicon.class(never), UNKNOWN);
         assert_eq!(Lexicon::new(&lexicon.entries()), lexicon);
+        assert_eq!(counts.total(walk), 2);
+        let du = 9 << 40;
+        let extended = lexicon.with_sure_forms(&[(once, Upos::Adp), (du, Upos::Adp)]);
+        assert_eq!(extended.class(walk), lexicon.class(walk));
+        assert_eq!(sure(extended.class(once)), Some(Upos::Adp));
+        assert_eq!(sure(extended.class(du)), Some(Upos::Adp));
     }
 }

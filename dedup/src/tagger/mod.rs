@@ -16,7 +16,8 @@
 //! word and the two after it; a word the lexicon does not know gets *analogies* instead (the
 //! class of the word less its last one to three letters, and of the longest known word it ends
 //! with). Words seen at least 20 times with one tag in at least 199 of 200 are tagged from the
-//! lexicon without scoring. Training (`train.rs`) shuffles from a fixed seed, leaves out 40% of
+//! lexicon without scoring, and so are the training data's contractions (`du`, `do`, `zum`),
+//! which treebanks split into words but raw text does not. Training (`train.rs`) shuffles from a fixed seed, leaves out 40% of
 //! the feature occurrences and, for 10% of the tokens, all the word's own features at each
 //! step (so the model learns to tag unseen words), and averages the weights with integer
 //! arithmetic; the same data give the same bytes. A content bias, chosen on jackknifed

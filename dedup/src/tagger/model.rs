@@ -15,8 +15,10 @@
 //! | description | 2 + n | length, then what the model was trained on, in UTF-8 |
 //! | content bias | 4 | i32, taken off the content tags' scores before choosing |
 //! | passes | 1 | 1, or 2 when a second weight table follows the first |
-//! | rows | 4 | how many rows follow (rows whose weights are all zero are left out) |
-//! | each row | | varint: rows skipped since the previous stored row; 3 bytes: a bit mask of the tags with a weight; then each such weight as a zigzag varint |
+//! | then, per pass: rows | 4 | how many rows follow (rows whose weights are all zero are left out) |
+//! | each row | | varint: rows skipped since the previous stored row; 3 bytes: a bit mask of the tags with a weight; then each such `i8` weight as a zigzag varint |
+//! | lexicon words | 4 | how many lexicon entries follow |
+//! | each entry | | varint: the word key (top 32 bits of the lowercase form's hash, at least 1) less the previous entry's key, keys ascending; varint: the ambiguity class (bit `t` for tag index `t`, bit 30 "sure", bit 31 "unknown") |
 //! | checksum | 8 | [`hash_bytes`](super::features::hash_bytes) with seed 0 of every byte before it |
 //!
 //! A feature's row is the top `bits` bits of its 64-bit hash; features that collide share a row,
@@ -232,7 +234,7 @@ impl Model {
             let key = u32::try_from(input.varint()?)
                 .ok()
                 .and_then(|gap| previous.checked_add(gap))
-                .filter(|&key| key > previous || (key > 0 && entries.is_empty()))
+                .filter(|&key| key > previous)
                 .ok_or_else(|| error("lexicon keys out of order"))?;
             let class = u32::try_from(input.varint()?).map_err(|_| error("bad class"))?;
             entries.push((key, class));
@@ -279,8 +281,26 @@ pub(crate) fn decode(
     content_bias: i32,
     mut observe: impl FnMut(usize, &[i32; TAGS]),
 ) -> Vec<Upos> {
+    // The features that do not depend on tags first, for all tokens at once: their weight rows
+    // are independent loads, so the memory system fetches many of them together.
+    let hashes: Vec<Option<[u64; features::STATIC_FEATURES]>> = (0..infos.len())
+        .map(|i| match lexicon::sure(infos[i].class) {
+            Some(_) => None,
+            None => Some(features::static_features(infos, i)),
+        })
+        .collect();
+    let statics: Vec<[i32; TAGS]> = hashes
+        .iter()
+        .map(|hashes| {
+            let mut scores = [0_i32; TAGS];
+            for &hash in hashes.iter().flatten() {
+                weights.add(&mut scores, hash);
+            }
+            scores
+        })
+        .collect();
     let mut tags: Vec<Upos> = Vec::with_capacity(infos.len());
-    for i in 0..infos.len() {
+    for (i, statics) in statics.iter().enumerate() {
         if let Some(tag) = lexicon::sure(infos[i].class) {
             tags.push(tag);
             continue;
@@ -288,8 +308,8 @@ pub(crate) fn decode(
         let prev = i.checked_sub(1).map(|j| tags[j]);
         let prev2 = i.checked_sub(2).map(|j| tags[j]);
         let (dynamic, count) = features::dynamic_features(infos, i, prev, prev2, guesses);
-        let mut scores = [0_i32; TAGS];
-        for &hash in features::static_features(infos, i).iter().chain(&dynamic[..count]) {
+        let mut scores = *statics;
+        for &hash in &dynamic[..count] {
             weights.add(&mut scores, hash);
         }
         observe(i, &scores);

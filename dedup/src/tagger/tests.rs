@@ -91,6 +91,7 @@ fn toy_config() -> TrainConfig {
         word_dropout: 100,
         second_pass: false,
         balance_content: true,
+        contractions: vec![("thedog".to_owned(), Upos::Det, 2), ("the".to_owned(), Upos::Adp, 9)],
     }
 }
 
@@ -107,6 +108,8 @@ fn training_is_deterministic_and_the_format_round_trips() {
     assert_eq!(read.to_bytes(), bytes);
     let tagger = Tagger::with_model(read);
     assert_eq!(tagger.language(), "xx");
+    assert_eq!(tagger.tag(&["TheDog", "sees"])[0], Upos::Det, "a contraction is sure of its tag");
+    assert_eq!(tagger.tag(&["the", "dog"])[0], Upos::Det, "a frequent word is not overridden");
     assert_eq!(
         tagger.tag(&["the", "dog", "paints", "41", "tree", "."]),
         tags("DET NOUN VERB NUM NOUN PUNCT")
@@ -128,6 +131,16 @@ fn a_model_for_another_feature_set_is_refused() {
     bytes[8] ^= 0xff;
     let error = Model::from_bytes(&bytes).unwrap_err().to_string();
     assert!(error.contains("checksum"), "{error}");
+}
+
+#[test]
+fn a_megabyte_token_is_tagged_in_linear_time() {
+    let long = "ab".repeat(1 << 19);
+    let text = format!("{long} {long}.");
+    for tagger in [Tagger::for_language("da"), Tagger::for_language("xx")] {
+        assert_eq!(tagger.tag(&[&long, &long]).len(), 2);
+        assert_eq!(tagger.tag_text(&text).len(), 3);
+    }
 }
 
 proptest! {

@@ -92,41 +92,36 @@ fn split_piece<'a>(piece: &'a str, tokens: &mut Vec<&'a str>) {
         split_marks(&piece[core.len()..], tokens);
         return;
     }
-    // Leading marks.
-    let start = piece.find(|ch: char| ch.is_alphanumeric()).unwrap_or(piece.len());
-    split_marks(&piece[..start], tokens);
-    let rest = &piece[start..];
-    if rest.is_empty() {
-        return;
-    }
-    // The word runs while letters and digits follow, or a joiner with a letter or digit after it.
-    let chars: Vec<(usize, char)> = rest.char_indices().collect();
-    let mut end = 0;
-    for (k, &(at, ch)) in chars.iter().enumerate() {
-        let joins = is_joiner(ch)
-            && chars.get(k + 1).is_some_and(|&(_, next)| next.is_alphanumeric())
-            && k > 0;
-        if ch.is_alphanumeric() || is_mark(ch) || joins {
-            end = at + ch.len_utf8();
-        } else {
-            break;
+    // Marks, a word, marks, a word…: one word per round.
+    let mut rest = piece;
+    while !rest.is_empty() {
+        let start = rest.find(|ch: char| ch.is_alphanumeric()).unwrap_or(rest.len());
+        split_marks(&rest[..start], tokens);
+        rest = &rest[start..];
+        if rest.is_empty() {
+            return;
         }
-    }
-    let mut word = &rest[..end];
-    let mut after = &rest[end..];
-    // A period after an abbreviation stays with it.
-    if after.starts_with('.') && is_abbreviation(word) && !after[1..].starts_with('.') {
-        word = &rest[..end + 1];
-        after = &rest[end + 1..];
-    }
-    split_word(word, tokens);
-    // Anything after the word is marks and maybe more words (`"Yes!"No`): split it again.
-    if !after.is_empty() {
-        let next_word = after.find(|ch: char| ch.is_alphanumeric()).unwrap_or(after.len());
-        split_marks(&after[..next_word], tokens);
-        if next_word < after.len() {
-            split_piece(&after[next_word..], tokens);
+        // The word runs while letters and digits follow, or a joiner with a letter or digit
+        // after it.
+        let mut end = 0;
+        let mut chars = rest.char_indices().peekable();
+        while let Some((at, ch)) = chars.next() {
+            let joins = at > 0
+                && is_joiner(ch)
+                && chars.peek().is_some_and(|&(_, next)| next.is_alphanumeric());
+            if ch.is_alphanumeric() || is_mark(ch) || joins {
+                end = at + ch.len_utf8();
+            } else {
+                break;
+            }
         }
+        // A period after an abbreviation stays with it.
+        let after = &rest[end..];
+        if after.starts_with('.') && !after[1..].starts_with('.') && is_abbreviation(&rest[..end]) {
+            end += 1;
+        }
+        split_word(&rest[..end], tokens);
+        rest = &rest[end..];
     }
 }
 
@@ -143,15 +138,16 @@ fn is_abbreviation(word: &str) -> bool {
 }
 
 /// Splits elisions and clitics off a word.
-fn split_word<'a>(word: &'a str, tokens: &mut Vec<&'a str>) {
-    let apostrophe = word.find(['\'', '’']);
-    if let Some(at) = apostrophe {
+fn split_word<'a>(mut word: &'a str, tokens: &mut Vec<&'a str>) {
+    while let Some(at) = word.find(['\'', '’']) {
         let (head, tail) = word.split_at(at);
         let mark = tail.chars().next().map_or(1, char::len_utf8);
         let after = &tail[mark..];
-        let lower_tail = tail.to_lowercase().replace('’', "'");
+        // Clitics are short: only a short tail is looked at.
+        let lower_tail =
+            if tail.len() <= 6 { tail.to_lowercase().replace('’', "'") } else { String::new() };
         // English clitics: split before the apostrophe (and before n't).
-        if head.to_lowercase().ends_with('n') && lower_tail == "'t" && head.chars().count() > 1 {
+        if lower_tail == "'t" && head.ends_with(['n', 'N']) && head.chars().nth(1).is_some() {
             let cut = head.len() - 1;
             tokens.push(&word[..cut]);
             tokens.push(&word[cut..]);
@@ -167,17 +163,20 @@ fn split_word<'a>(word: &'a str, tokens: &mut Vec<&'a str>) {
         // Elisions: a short, lower-case head (`l'`, `d'`, `qu'`, `dall'`, `nell'`).
         let head_chars = head.chars().count();
         let lower_head = head.chars().all(char::is_lowercase) || head_chars == 1;
+        let next = after.chars().next();
+        let initial = head_chars == 1
+            && head.chars().all(char::is_uppercase)
+            && next.is_some_and(char::is_uppercase);
         if (1..=5).contains(&head_chars)
             && lower_head
-            && after.chars().next().is_some_and(char::is_alphabetic)
-            && !(head_chars == 1
-                && head.chars().all(char::is_uppercase)
-                && after.chars().next().is_some_and(char::is_uppercase))
+            && next.is_some_and(char::is_alphabetic)
+            && !initial
         {
             tokens.push(&word[..at + mark]);
-            split_word(after, tokens);
-            return;
+            word = after;
+            continue;
         }
+        break;
     }
     tokens.push(word);
 }
@@ -257,6 +256,16 @@ mod tests {
         check("dall'ONU", &["dall'", "ONU"]);
         check("don't it's we're O'Brien", &["do", "n't", "it", "'s", "we", "'re", "O'Brien"]);
         check("John’s", &["John", "’s"]);
+    }
+
+    #[test]
+    fn long_and_repetitive_input_is_linear() {
+        let text = "a!".repeat(200_000);
+        assert_eq!(tokenize(&text).len(), 400_000);
+        let text = format!("{}x", "l'".repeat(200_000));
+        assert_eq!(tokenize(&text).len(), 200_001);
+        let text = format!("{}'tail", "x".repeat(1 << 20));
+        assert_eq!(tokenize(&text).len(), 1);
     }
 
     #[test]

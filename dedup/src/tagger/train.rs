@@ -45,6 +45,12 @@ pub struct TrainConfig {
     pub second_pass: bool,
     /// Whether to choose a content bias that evens the content class's precision and recall.
     pub balance_content: bool,
+    /// Multiword tokens of the training data (French `du`, Portuguese `do`), lowercase, with
+    /// the tag a single token of that form should get (see `docs/tagger.md`) and how often they
+    /// occur. Treebanks split them into words, so the model never sees them; raw text does not.
+    /// Forms seen as a multiword token at least ten times as often as as a word are entered in
+    /// the lexicon as sure of their tag.
+    pub contractions: Vec<(String, Upos, u32)>,
 }
 
 /// What one epoch did, for progress reports.
@@ -71,7 +77,7 @@ struct Prepared {
 
 /// Computes the features of `sentences` that do not depend on tags, with each token's lexicon
 /// class as if its own occurrence had not been counted; returns them with the lexicon.
-fn prepare(sentences: &[&TaggedSentence]) -> (Vec<Prepared>, Lexicon) {
+fn prepare(sentences: &[&TaggedSentence]) -> (Vec<Prepared>, Lexicon, Counts) {
     let mut counts = Counts::default();
     let mut all: Vec<Vec<TokenInfo>> = Vec::with_capacity(sentences.len());
     for sentence in sentences {
@@ -100,7 +106,7 @@ fn prepare(sentences: &[&TaggedSentence]) -> (Vec<Prepared>, Lexicon) {
             Prepared { infos, unknown, statics, gold: sentence.tags.clone() }
         })
         .collect();
-    (prepared, lexicon)
+    (prepared, lexicon, counts)
 }
 
 /// The weights while training: current values and the lazily kept sums for the average.
@@ -255,7 +261,15 @@ pub fn train(
             !sentence.words.is_empty() && sentence.words.len() == sentence.tags.len()
         })
         .collect();
-    let (prepared, lexicon) = prepare(&usable);
+    let (prepared, lexicon, counts) = prepare(&usable);
+    let contractions: Vec<(u64, Upos)> = config
+        .contractions
+        .iter()
+        .map(|(form, tag, count)| (TokenInfo::lower_hash(form), *tag, *count))
+        .filter(|&(lower, _, count)| counts.total(lower).saturating_mul(10) < count)
+        .map(|(lower, tag, _)| (lower, tag))
+        .collect();
+    let lexicon = lexicon.with_sure_forms(&contractions);
     let first = train_pass(config, &prepared, None, "first pass", &mut progress);
     let (first, scale) = quantize(&first);
     let mut guesses = vec![Vec::new(); usable.len()];
@@ -269,7 +283,7 @@ pub fn train(
                 .filter(|(j, _)| j % JACKKNIFE != part)
                 .map(|(_, sentence)| *sentence)
                 .collect();
-            let (rest, rest_lexicon) = prepare(&rest);
+            let (rest, rest_lexicon, _) = prepare(&rest);
             let stage = format!("jackknife {} of {JACKKNIFE}", part + 1);
             let weights = train_pass(config, &rest, None, &stage, &mut progress);
             let (weights, scale) = quantize(&weights);
