@@ -33,7 +33,18 @@ impl Engine {
         let mut tasks: JoinSet<Result<()>> = JoinSet::new();
         let mut started = 0;
         let mut exhausted = false;
+        let mut feeds_checked = std::time::Instant::now();
         loop {
+            // A standing crawl never lets a long backlog of articles keep due feeds waiting: once
+            // one is due, no more URLs are leased and the pass moves on after the work in flight.
+            if self.mode == Mode::Forever
+                && !exhausted
+                && feeds_checked.elapsed() >= std::time::Duration::from_secs(30)
+            {
+                feeds_checked = std::time::Instant::now();
+                let due = store::feeds::next_due(&self.archive).await?;
+                exhausted = due.is_some_and(|at| at <= Utc::now());
+            }
             if !exhausted && !self.stopping() && tasks.len() < batch / 2 {
                 let now = Utc::now();
                 let fresh_until = match self.mode {
