@@ -1,21 +1,9 @@
 //! Story clusters.
 
 use store::clusters::{self, Member};
-use store::stories::{self, NewStory};
 use store::{Archive, Error};
 
 use crate::support::on_both_backends;
-
-async fn story(archive: &Archive, source_id: i64, path: &str) -> i64 {
-    let new = NewStory {
-        source_id,
-        url: format!("http://daily.example/{path}"),
-        lossy_url: format!("http://daily.example/{path}"),
-        extractor_version: "test-1".to_owned(),
-        ..NewStory::default()
-    };
-    stories::insert(archive, &new).await.unwrap().story().id
-}
 
 fn member(story_id: i64, relation: &str, score: f64) -> Member {
     Member { story_id, relation: Some(relation.to_owned()), score: Some(score) }
@@ -24,7 +12,7 @@ fn member(story_id: i64, relation: &str, score: f64) -> Member {
 on_both_backends! {
     async fn round_trip(archive: &Archive) {
         let source = crate::source(archive, "daily").await;
-        let (a, b, c) = (story(archive, source.id, "a").await, story(archive, source.id, "b").await, story(archive, source.id, "c").await);
+        let (a, b, c) = (crate::story(archive, source.id, "a").await, crate::story(archive, source.id, "b").await, crate::story(archive, source.id, "c").await);
         let cluster = clusters::create(archive, a, &[member(b, "duplicate", 0.95), member(c, "similar", 0.7)]).await.unwrap();
         assert_eq!(cluster.representative_story_id, a);
         assert_eq!(
@@ -41,7 +29,7 @@ on_both_backends! {
 
     async fn a_story_moves_between_clusters_and_empty_clusters_go(archive: &Archive) {
         let source = crate::source(archive, "daily").await;
-        let (a, b, c) = (story(archive, source.id, "a").await, story(archive, source.id, "b").await, story(archive, source.id, "c").await);
+        let (a, b, c) = (crate::story(archive, source.id, "a").await, crate::story(archive, source.id, "b").await, crate::story(archive, source.id, "c").await);
         let first = clusters::create(archive, a, &[]).await.unwrap();
         let second = clusters::create(archive, b, &[member(c, "similar", 0.6)]).await.unwrap();
         // Merge: the second cluster takes a, emptying the first, which is deleted.

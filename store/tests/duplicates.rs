@@ -3,26 +3,14 @@
 use std::collections::BTreeMap;
 
 use store::duplicates::{self, NewLink};
-use store::stories::{self, NewStory};
 use store::{Archive, Error};
 
 use crate::support::on_both_backends;
 
-async fn story(archive: &Archive, source_id: i64, path: &str) -> i64 {
-    let new = NewStory {
-        source_id,
-        url: format!("http://daily.example/{path}"),
-        lossy_url: format!("http://daily.example/{path}"),
-        extractor_version: "test-1".to_owned(),
-        ..NewStory::default()
-    };
-    stories::insert(archive, &new).await.unwrap().story().id
-}
-
 on_both_backends! {
     async fn round_trip_and_idempotence(archive: &Archive) {
         let source = crate::source(archive, "daily").await;
-        let (a, b, c) = (story(archive, source.id, "a").await, story(archive, source.id, "b").await, story(archive, source.id, "c").await);
+        let (a, b, c) = (crate::story(archive, source.id, "a").await, crate::story(archive, source.id, "b").await, crate::story(archive, source.id, "c").await);
         let new = NewLink {
             story_id: b,
             of_story_id: a,
@@ -50,7 +38,7 @@ on_both_backends! {
 
     async fn a_story_cannot_duplicate_itself(archive: &Archive) {
         let source = crate::source(archive, "daily").await;
-        let a = story(archive, source.id, "a").await;
+        let a = crate::story(archive, source.id, "a").await;
         let selfie = NewLink { story_id: a, of_story_id: a, method: "title".to_owned(), ..NewLink::default() };
         assert!(matches!(duplicates::link(archive, &selfie).await, Err(Error::Conflict { .. })));
     }

@@ -3,27 +3,16 @@
 use chrono::NaiveDate;
 use store::Archive;
 use store::sentences::{self, Holder, Owner, Sighting, StorySentences};
-use store::stories::{self, NewStory, RemovedSentence};
+use store::stories::{self, RemovedSentence};
 
 use crate::support::on_both_backends;
-
-async fn story(archive: &Archive, source_id: i64, path: &str) -> i64 {
-    let new = NewStory {
-        source_id,
-        url: format!("http://daily.example/{path}"),
-        lossy_url: format!("http://daily.example/{path}"),
-        extractor_version: "test-1".to_owned(),
-        ..NewStory::default()
-    };
-    stories::insert(archive, &new).await.unwrap().story().id
-}
 
 on_both_backends! {
     async fn the_earliest_published_story_owns_a_sentence_whatever_the_order(archive: &Archive) {
         let source = crate::source(archive, "daily").await;
         let week = NaiveDate::from_ymd_opt(2026, 11, 2).unwrap();
-        let early = story(archive, source.id, "early").await;
-        let late = story(archive, source.id, "late").await;
+        let early = crate::story(archive, source.id, "early").await;
+        let late = crate::story(archive, source.id, "late").await;
         let sighting = |story_id, day| Sighting {
             source_id: source.id,
             week_start: week,
@@ -45,8 +34,8 @@ on_both_backends! {
     async fn ties_go_to_the_smaller_story_id(archive: &Archive) {
         let source = crate::source(archive, "daily").await;
         let week = NaiveDate::from_ymd_opt(2026, 11, 2).unwrap();
-        let first = story(archive, source.id, "a").await;
-        let second = story(archive, source.id, "b").await;
+        let first = crate::story(archive, source.id, "a").await;
+        let second = crate::story(archive, source.id, "b").await;
         let sighting = |story_id| Sighting {
             source_id: source.id, week_start: week, hash: 7, story_id, published_at: crate::at(3, 8),
         };
@@ -60,9 +49,9 @@ on_both_backends! {
         let other = crate::source(archive, "other").await;
         let week = NaiveDate::from_ymd_opt(2026, 11, 2).unwrap();
         let next_week = NaiveDate::from_ymd_opt(2026, 11, 9).unwrap();
-        let a = story(archive, daily.id, "a").await;
-        let b = story(archive, other.id, "b").await;
-        let c = story(archive, daily.id, "c").await;
+        let a = crate::story(archive, daily.id, "a").await;
+        let b = crate::story(archive, other.id, "b").await;
+        let c = crate::story(archive, daily.id, "c").await;
         let record = |source_id, week_start, story_id, day| {
             let sighting = Sighting { source_id, week_start, hash: 1, story_id, published_at: crate::at(day, 0) };
             async move { sentences::record(archive, &sighting).await.unwrap() }
@@ -76,8 +65,8 @@ on_both_backends! {
     async fn a_story_records_all_its_sentences_and_learns_whom_it_displaced(archive: &Archive) {
         let source = crate::source(archive, "daily").await;
         let week = NaiveDate::from_ymd_opt(2026, 11, 2).unwrap();
-        let early = story(archive, source.id, "early").await;
-        let late = story(archive, source.id, "late").await;
+        let early = crate::story(archive, source.id, "early").await;
+        let late = crate::story(archive, source.id, "late").await;
         let record = |story_id, day, hashes: &'static [i64]| StorySentences {
             source_id: source.id,
             week_start: week,
@@ -102,15 +91,15 @@ on_both_backends! {
         assert!(!looked_up[&1].shared);
         assert!(looked_up[&2].shared);
         // A later story that shares an owner's sentence makes it shared.
-        let later = story(archive, source.id, "later").await;
+        let later = crate::story(archive, source.id, "later").await;
         let third = sentences::record_story(archive, &record(later, 6, &[4])).await.unwrap();
         assert_eq!(third.now_shared, vec![early]);
     }
 
     async fn removed_sentences_are_recorded_with_their_owner_and_replaced(archive: &Archive) {
         let source = crate::source(archive, "daily").await;
-        let owner = story(archive, source.id, "owner").await;
-        let copy = story(archive, source.id, "copy").await;
+        let owner = crate::story(archive, source.id, "owner").await;
+        let copy = crate::story(archive, source.id, "copy").await;
         let removed = vec![RemovedSentence { position: 2, sentence: "Subscribe now.".to_owned(), owner_story_id: owner }];
         stories::set_sentence_removal(archive, copy, Some("First. Second."), &removed).await.unwrap();
         assert_eq!(stories::removed_sentences(archive, copy).await.unwrap(), removed);

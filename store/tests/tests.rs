@@ -28,6 +28,18 @@ pub(crate) fn at(day: u32, hour: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, day, hour, 0, 0).single().expect("valid test time")
 }
 
+/// Inserts a bare story of `source_id` at `http://daily.example/{path}`; returns its id.
+pub(crate) async fn story(archive: &Archive, source_id: i64, path: &str) -> i64 {
+    let new = store::stories::NewStory {
+        source_id,
+        url: format!("http://daily.example/{path}"),
+        lossy_url: format!("http://daily.example/{path}"),
+        extractor_version: "test-1".to_owned(),
+        ..store::stories::NewStory::default()
+    };
+    store::stories::insert(archive, &new).await.expect("insert story").story().id
+}
+
 /// Adds a source named `name` with a homepage derived from it.
 pub(crate) async fn source(archive: &Archive, name: &str) -> Source {
     let new = NewSource {
