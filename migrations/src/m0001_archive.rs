@@ -2,7 +2,7 @@
 
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::{
-    big_integer, big_integer_null, big_pk_auto, blob_null, boolean, date, date_null, double,
+    big_integer, big_integer_null, big_pk_auto, blob, blob_null, boolean, date, date_null, double,
     double_null, integer, integer_null, text, text_null, timestamp_with_time_zone,
     timestamp_with_time_zone_null,
 };
@@ -120,6 +120,15 @@ enum RemovedSentences {
     Position,
     Sentence,
     OwnerStoryId,
+}
+
+#[derive(DeriveIden)]
+enum StorySignatures {
+    Table,
+    StoryId,
+    PublishedAt,
+    Signature,
+    CreatedAt,
 }
 
 #[derive(DeriveIden)]
@@ -529,6 +538,32 @@ impl MigrationTrait for Migration {
         manager
             .create_table(
                 Table::create()
+                    .table(StorySignatures::Table)
+                    .if_not_exists()
+                    .col(big_integer(StorySignatures::StoryId).primary_key())
+                    .col(timestamp_with_time_zone_null(StorySignatures::PublishedAt))
+                    .col(blob(StorySignatures::Signature))
+                    .col(timestamp_with_time_zone(StorySignatures::CreatedAt))
+                    .foreign_key(&mut cascade(
+                        StorySignatures::Table,
+                        StorySignatures::StoryId,
+                        Stories::Table,
+                        Stories::Id,
+                    ))
+                    .take(),
+            )
+            .await?;
+        manager
+            .create_index(
+                index("idx_story_signatures_published", StorySignatures::Table)
+                    .col(StorySignatures::PublishedAt)
+                    .take(),
+            )
+            .await?;
+
+        manager
+            .create_table(
+                Table::create()
                     .table(DuplicateLinks::Table)
                     .if_not_exists()
                     .col(big_pk_auto(DuplicateLinks::Id))
@@ -630,6 +665,7 @@ impl MigrationTrait for Migration {
             ClusterMembers::Table.into_iden(),
             StoryClusters::Table.into_iden(),
             DuplicateLinks::Table.into_iden(),
+            StorySignatures::Table.into_iden(),
             RemovedSentences::Table.into_iden(),
             Sentences::Table.into_iden(),
             StoryUrls::Table.into_iden(),

@@ -177,6 +177,40 @@ pub async fn get(archive: &Archive, id: i64) -> Result<Cluster> {
     })
 }
 
+/// Takes a story out of its cluster, if it is in one; a cluster left with fewer than two members
+/// is deleted.
+pub async fn remove_story(archive: &Archive, story_id: i64) -> Result<()> {
+    let txn = archive.db.begin().await.doing("starting a transaction")?;
+    let member = cluster_member::Entity::find_by_id(story_id)
+        .one(&txn)
+        .await
+        .doing("reading a cluster member")?;
+    if let Some(member) = member {
+        cluster_member::Entity::delete_by_id(story_id)
+            .exec(&txn)
+            .await
+            .doing("removing a cluster member")?;
+        let remaining = cluster_member::Entity::find()
+            .filter(cluster_member::Column::ClusterId.eq(member.cluster_id))
+            .count(&txn)
+            .await
+            .doing("counting cluster members")?;
+        if remaining < 2 {
+            cluster_member::Entity::delete_many()
+                .filter(cluster_member::Column::ClusterId.eq(member.cluster_id))
+                .exec(&txn)
+                .await
+                .doing("removing cluster members")?;
+            story_cluster::Entity::delete_by_id(member.cluster_id)
+                .exec(&txn)
+                .await
+                .doing("deleting a cluster")?;
+        }
+    }
+    txn.commit().await.doing("committing a cluster change")?;
+    Ok(())
+}
+
 /// The cluster a story belongs to, if any.
 pub async fn of_story(archive: &Archive, story_id: i64) -> Result<Option<Cluster>> {
     let member = cluster_member::Entity::find_by_id(story_id)

@@ -11,6 +11,7 @@
 //! - [`stories`]: extracted stories and every URL variant seen for each;
 //! - [`merge`]: exact-match merging by lossy URL and by source, day and normalized title;
 //! - [`sentences`]: which story first had each sentence, per source and week;
+//! - [`signatures`]: each story's fuzzy-dedup signals, for comparing later batches;
 //! - [`duplicates`]: duplicate links between stories, with method, scores and thresholds;
 //! - [`clusters`]: story clusters and their representatives.
 //!
@@ -36,6 +37,7 @@ pub mod fetches;
 pub mod frontier;
 pub mod merge;
 pub mod sentences;
+pub mod signatures;
 pub mod sources;
 pub mod stories;
 

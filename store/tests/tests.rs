@@ -16,6 +16,7 @@ mod fetches;
 mod frontier;
 mod merge;
 mod sentences;
+mod signatures;
 mod sources;
 mod stories;
 

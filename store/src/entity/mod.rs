@@ -14,4 +14,5 @@ pub(crate) mod removed_sentence;
 pub(crate) mod sentence;
 pub(crate) mod story;
 pub(crate) mod story_cluster;
+pub(crate) mod story_signature;
 pub(crate) mod story_url;
