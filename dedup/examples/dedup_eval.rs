@@ -26,8 +26,10 @@ fn main() {
     let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../shared/data/extraction/wcxb-dev/ground-truth");
     let mut seed = 20_260_101u64;
+    let mut lsh_grid = false;
     while let Some(arg) = args.next() {
         match arg.as_str() {
+            "--lsh-grid" => lsh_grid = true,
             "--seed" => seed = args.next().and_then(|s| s.parse().ok()).expect("--seed N"),
             other => dir = PathBuf::from(other),
         }
@@ -47,6 +49,46 @@ fn main() {
     let dedup = Deduper::new(base_config).expect("model");
     let tune_sigs = dedup.signatures(&tune.iter().map(Doc::to_document).collect::<Vec<_>>());
     let test_sigs = dedup.signatures(&test.iter().map(Doc::to_document).collect::<Vec<_>>());
+
+    if lsh_grid {
+        for (bands, rows, tables, hashes) in [
+            (42, 3, 16, 2),
+            (32, 4, 16, 2),
+            (25, 5, 16, 2),
+            (42, 3, 16, 3),
+            (42, 3, 24, 3),
+            (42, 3, 32, 3),
+            (42, 3, 32, 4),
+            (42, 3, 48, 4),
+            (25, 5, 32, 3),
+        ] {
+            let candidates = dedup::CandidateConfig {
+                minhash_bands: bands,
+                minhash_rows: rows,
+                embedding_tables: tables,
+                embedding_hashes: hashes,
+                ..dedup::CandidateConfig::default()
+            };
+            let d =
+                Deduper::new(Config { thresholds: open_thresholds(), candidates, ..base_config })
+                    .expect("model");
+            let links = d.run_signatures(&tune_sigs).links;
+            let index: HashMap<&str, usize> =
+                tune_sigs.iter().enumerate().map(|(i, s)| (s.id.as_str(), i)).collect();
+            let by = |f: &dyn Fn(&dedup::FoundBy) -> bool| {
+                links
+                    .iter()
+                    .filter(|l| f(&l.found_by))
+                    .map(|l| (index[l.doc.as_str()], index[l.of.as_str()], l.scores))
+                    .collect::<Vec<_>>()
+            };
+            println!("bands {bands} x rows {rows}, tables {tables} x hashes {hashes}:");
+            report_candidate_recall("  minhash", &tune, &by(&|f| f.minhash));
+            report_candidate_recall("  embedding", &tune, &by(&|f| f.embedding));
+            report_candidate_recall("  both", &tune, &by(&|_| true));
+        }
+        return;
+    }
 
     // Every candidate pair with its scores: thresholds at zero make every candidate a link.
     let open = open_thresholds();

@@ -15,9 +15,6 @@
 
 use crate::text::mix64;
 
-/// Cross-polytope hashes joined into one table key.
-pub(crate) const HASHES_PER_TABLE: usize = 2;
-
 /// The fixed seed of the rotations.
 const SEED: u64 = 0x6d6f_7267_7565_2d32; // "morgue-2"
 
@@ -27,23 +24,25 @@ pub(crate) struct Polytopes {
     dim: usize,
     padded: usize,
     tables: usize,
-    /// Three sign vectors per hash, `tables * HASHES_PER_TABLE` hashes.
+    hashes: usize,
+    /// Three sign vectors per hash, `tables * hashes` hashes.
     signs: Vec<Vec<[f32; 3]>>,
 }
 
 impl Polytopes {
-    /// `tables` tables for vectors of `dim` dimensions.
-    pub(crate) fn new(dim: usize, tables: usize) -> Self {
+    /// `tables` tables of `hashes` hashes each for vectors of `dim` dimensions.
+    pub(crate) fn new(dim: usize, tables: usize, hashes: usize) -> Self {
+        let hashes = hashes.max(1);
         let padded = dim.max(2).next_power_of_two();
         let mut state = SEED;
         let mut bit = || {
             state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
             if mix64(state) & 1 == 0 { 1.0 } else { -1.0 }
         };
-        let signs = (0..tables * HASHES_PER_TABLE)
+        let signs = (0..tables * hashes)
             .map(|_| (0..padded).map(|_| [bit(), bit(), bit()]).collect())
             .collect();
-        Self { dim, padded, tables, signs }
+        Self { dim, padded, tables, hashes, signs }
     }
 
     /// One key per table, or none for the zero vector (a text with no known token).
@@ -55,8 +54,8 @@ impl Polytopes {
         (0..self.tables)
             .map(|table| {
                 let mut key = mix64(0xc0ff_ee00 ^ table as u64);
-                for hash in 0..HASHES_PER_TABLE {
-                    let signs = &self.signs[table * HASHES_PER_TABLE + hash];
+                for hash in 0..self.hashes {
+                    let signs = &self.signs[table * self.hashes + hash];
                     let axis = self.hash(vector, signs, &mut buffer);
                     key = mix64(key ^ axis);
                 }
@@ -122,7 +121,7 @@ mod tests {
 
     #[test]
     fn near_vectors_share_keys_far_ones_rarely() {
-        let family = Polytopes::new(256, 32);
+        let family = Polytopes::new(256, 32, 2);
         let base: Vec<f32> = (0..256).map(|i| mix64(i) as f32 / u64::MAX as f32 - 0.5).collect();
         let near: Vec<f32> = base
             .iter()

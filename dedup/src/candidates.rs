@@ -36,13 +36,21 @@ pub struct CandidateConfig {
     pub minhash_rows: usize,
     /// Cross-polytope tables over the embeddings.
     pub embedding_tables: usize,
+    /// Cross-polytope hashes joined into each table's key (more: fewer, closer candidates).
+    pub embedding_hashes: usize,
     /// Most documents looked at per bucket on each side of a document (module docs).
     pub max_bucket_scan: usize,
 }
 
 impl Default for CandidateConfig {
     fn default() -> Self {
-        Self { minhash_bands: 42, minhash_rows: 3, embedding_tables: 16, max_bucket_scan: 300 }
+        Self {
+            minhash_bands: 42,
+            minhash_rows: 3,
+            embedding_tables: 32,
+            embedding_hashes: 3,
+            max_bucket_scan: 300,
+        }
     }
 }
 
@@ -75,11 +83,11 @@ impl Index {
         sigs: &[&Signature],
         polytopes: &Polytopes,
         config: &CandidateConfig,
-        threads: usize,
+        pool: &crate::parallel::Pool,
     ) -> Self {
         let rows = config.minhash_rows.max(1);
         let bands = config.minhash_bands.min(crate::minhash::MINHASH_LEN / rows);
-        let own: Vec<Vec<u64>> = crate::parallel::map(sigs, threads, |sig| {
+        let own: Vec<Vec<u64>> = pool.map(sigs, |sig| {
             let mut keys: Vec<u64> = band_keys(&sig.minhash, bands, rows)
                 .into_iter()
                 .map(|k| k & !EMBEDDING_KEY)

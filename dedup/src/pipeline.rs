@@ -192,6 +192,7 @@ pub struct Deduper {
     stemmers: Stemmers,
     filter: ContentFilter,
     polytopes: Polytopes,
+    pool: crate::parallel::Pool,
 }
 
 impl std::fmt::Debug for Deduper {
@@ -216,13 +217,18 @@ impl Deduper {
 
     /// A pipeline with another embedder.
     pub fn with_embedder(config: Config, embedder: Box<dyn Embedder + Send + Sync>) -> Self {
-        let polytopes = Polytopes::new(embedder.dim(), config.candidates.embedding_tables);
+        let polytopes = Polytopes::new(
+            embedder.dim(),
+            config.candidates.embedding_tables,
+            config.candidates.embedding_hashes,
+        );
         Self {
             config,
             embedder,
             stemmers: Stemmers::new(),
             filter: ContentFilter::new(),
             polytopes,
+            pool: crate::parallel::Pool::new(config.threads),
         }
     }
 
@@ -333,7 +339,7 @@ impl Deduper {
 
     /// The signatures of many documents, in order, on the configured threads.
     pub fn signatures(&self, docs: &[Document]) -> Vec<Signature> {
-        crate::parallel::map(docs, self.config.threads, |doc| self.signature(doc))
+        self.pool.map(docs, |doc| self.signature(doc))
     }
 
     /// Deduplicates a batch: signatures, links, clusters.
@@ -378,32 +384,29 @@ impl Deduper {
         by_rank.sort_by(|&a, &b| node(&all[a]).order(&node(&all[b])));
         let ranked: Vec<&Signature> = by_rank.iter().map(|&i| all[i].0).collect();
         let is_new: Vec<bool> = by_rank.iter().map(|&i| all[i].1).collect();
-        let index =
-            Index::build(&ranked, &self.polytopes, &self.config.candidates, self.config.threads);
+        let index = Index::build(&ranked, &self.polytopes, &self.config.candidates, &self.pool);
 
         // Candidates and verification, for each new document against everything before it in
         // rank order that is new, and everything existing on either side.
         let new_ranks: Vec<usize> = (0..ranked.len()).filter(|&r| is_new[r]).collect();
-        let found: Vec<(u64, Vec<RankLink>)> =
-            crate::parallel::map(&new_ranks, self.config.threads, |&r| {
-                let candidates = index.candidates(
-                    r,
-                    self.config.window_secs,
-                    self.config.candidates.max_bucket_scan,
-                    |other| !is_new[other] || other < r,
-                );
-                let mut links = Vec::new();
-                for &(other, by) in &candidates {
-                    let Some(scores) = score(ranked[r], ranked[other], &self.config.thresholds)
-                    else {
-                        continue;
-                    };
-                    if let Some(method) = self.config.thresholds.decide(&scores) {
-                        links.push((r.max(other), r.min(other), method, scores, by));
-                    }
+        let found: Vec<(u64, Vec<RankLink>)> = self.pool.map(&new_ranks, |&r| {
+            let candidates = index.candidates(
+                r,
+                self.config.window_secs,
+                self.config.candidates.max_bucket_scan,
+                |other| !is_new[other] || other < r,
+            );
+            let mut links = Vec::new();
+            for &(other, by) in &candidates {
+                let Some(scores) = score(ranked[r], ranked[other], &self.config.thresholds) else {
+                    continue;
+                };
+                if let Some(method) = self.config.thresholds.decide(&scores) {
+                    links.push((r.max(other), r.min(other), method, scores, by));
                 }
-                (candidates.len() as u64, links)
-            });
+            }
+            (candidates.len() as u64, links)
+        });
         let mut stats = Stats::default();
         let mut new_links: Vec<RankLink> = Vec::new();
         for (count, links) in found {
