@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use chrono::{DateTime, Utc};
 use clap::{Parser, Subcommand, ValueEnum};
 
 /// morgue: a standing news archive.
@@ -72,6 +73,26 @@ pub(crate) enum Command {
         #[command(flatten)]
         crawl: CrawlArgs,
     },
+    /// Fill the UPOS column of CoNLL-U read on standard input, line for line.
+    ///
+    /// Only the ID and FORM columns need be filled. Comments, blank lines, multiword tokens
+    /// (`1-2`) and empty nodes (`1.1`) pass through unchanged. A malformed line is written back
+    /// unchanged and reported with its line number, and the command fails after writing
+    /// everything.
+    Tag {
+        /// The language, an ISO 639-1 code: en, pt, fr, de, es, da and nl have models; others
+        /// get a rule-based fallback.
+        #[arg(long, value_name = "LANG")]
+        lang: String,
+    },
+    /// Extract article text and metadata from raw pages, as JSON.
+    ///
+    /// With a FILE (or standard input): the raw bytes of one page give one JSON object: every
+    /// field with its provenance, the text, its quality and the warnings. With `--jsonl`: each
+    /// standard-input line `{"id", "url", "html"}` gives one output line with the same `id`, in
+    /// input order, extracted on all cores; a line that cannot be used gives
+    /// `{"id": ..., "error": "..."}`.
+    Extract(ExtractArgs),
     /// Try morgue on a generated web of news sites served on loopback: crawl it into an archive
     /// (demo.db unless --database-url says otherwise) and show what it holds.
     Demo {
@@ -229,6 +250,37 @@ pub(crate) struct CrawlArgs {
     pub(crate) worker: Option<String>,
 }
 
+/// `morgue extract` options.
+#[derive(Debug, clap::Args, PartialEq)]
+pub(crate) struct ExtractArgs {
+    /// The page's final URL: for dates in it, relative links and charset hints.
+    #[arg(long, value_name = "URL", conflicts_with = "jsonl")]
+    pub(crate) url: Option<String>,
+    /// The HTTP `Content-Type` header the page came with (its charset is believed first).
+    #[arg(long, value_name = "HEADER", conflicts_with = "jsonl")]
+    pub(crate) content_type: Option<String>,
+    /// Read JSON lines `{"id", "url", "html"}` (and optionally `"content_type"`) from standard
+    /// input and write one JSON line per input line.
+    #[arg(long)]
+    pub(crate) jsonl: bool,
+    /// Worker threads for `--jsonl` (default: one per core).
+    #[arg(long, value_name = "N", requires = "jsonl")]
+    pub(crate) workers: Option<usize>,
+    /// The time of the fetch, RFC 3339: later dates are rejected as impossible (default: now).
+    #[arg(long, value_name = "TIME", value_parser = parse_time)]
+    pub(crate) now: Option<DateTime<Utc>>,
+    /// The page's raw bytes (default: standard input); at most 64 MiB are read.
+    #[arg(value_name = "FILE", conflicts_with = "jsonl")]
+    pub(crate) file: Option<PathBuf>,
+}
+
+/// An RFC 3339 time, such as `2025-06-01T12:00:00Z`.
+fn parse_time(text: &str) -> Result<DateTime<Utc>, String> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|t| t.to_utc())
+        .map_err(|err| format!("not an RFC 3339 time ({err}), e.g. 2025-06-01T12:00:00Z"))
+}
+
 /// `morgue normalize` subcommands. With no inputs on the command line, each reads one input per
 /// line from standard input; an unusable input gives an empty output line, never an abort.
 #[derive(Debug, Subcommand, PartialEq)]
@@ -315,6 +367,32 @@ mod tests {
         assert_eq!(crawl.max_time.as_deref(), Some("30s"));
         assert_eq!(crawl.resolve.len(), 2);
         assert_eq!(crawl.max_redirs, Some(3));
+    }
+
+    #[test]
+    fn extract_options() {
+        let args =
+            Args::try_parse_from(["morgue", "extract", "--url", "https://x.test/a", "page.html"])
+                .unwrap();
+        let Command::Extract(extract) = args.command else { panic!("not extract") };
+        assert_eq!(extract.url.as_deref(), Some("https://x.test/a"));
+        assert_eq!(extract.file, Some(PathBuf::from("page.html")));
+        assert!(Args::try_parse_from(["morgue", "extract", "--jsonl", "page.html"]).is_err());
+        assert!(Args::try_parse_from(["morgue", "extract", "--workers", "2"]).is_err());
+        assert!(Args::try_parse_from(["morgue", "extract", "--now", "yesterday"]).is_err());
+        let args = Args::try_parse_from([
+            "morgue",
+            "extract",
+            "--jsonl",
+            "--now",
+            "2025-06-01T12:00:00+02:00",
+        ])
+        .unwrap();
+        let Command::Extract(extract) = args.command else { panic!("not extract") };
+        assert_eq!(
+            extract.now.map(|t| t.to_rfc3339()).as_deref(),
+            Some("2025-06-01T10:00:00+00:00")
+        );
     }
 
     #[test]

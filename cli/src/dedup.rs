@@ -114,7 +114,7 @@ pub(crate) fn run(options: &Options) -> Result<()> {
         if pending.len() >= CHUNK {
             flush(&dedup, &mut pending, &mut lines, &mut signatures, &mut report);
         }
-        if number % 10_000 == 0 {
+        if number.is_multiple_of(10_000) {
             tracing::info!(lines = number, "read");
         }
     }

@@ -17,10 +17,12 @@ mod config;
 mod crawl;
 mod dedup;
 mod demo;
+mod extract;
 mod ingest;
 mod normalize;
 mod progress;
 mod sources;
+mod tag;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -74,7 +76,9 @@ fn fail(err: &anyhow::Error) -> ExitCode {
 /// Logs go to stderr, filtered by `RUST_LOG` (default: our crates at `info`, others at `warn`).
 fn init_logging() {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| {
-        EnvFilter::new("warn,morgue=info,cli=info,store=info,crawler=info,extractor=info")
+        EnvFilter::new(
+            "warn,morgue=info,cli=info,store=info,crawler=info,extractor=info,dedup=info",
+        )
     });
     tracing_subscriber::fmt()
         .with_env_filter(filter)
@@ -109,6 +113,8 @@ async fn run(args: Args) -> Result<()> {
         Command::Bench(BenchCommand::Crawl { hosts, articles, concurrency, seed, archive }) => {
             bench::crawl(hosts, articles, concurrency, seed, archive).await
         }
+        Command::Tag { lang } => tag::run(&lang, std::io::stdin().lock(), std::io::stdout().lock()),
+        Command::Extract(command) => extract::run(&command),
         Command::Dedup(args) => {
             let window = config::parse_std_duration(&args.window, "window")?;
             let threads = args.threads.unwrap_or_else(|| {

@@ -286,3 +286,52 @@ fn the_demo_crawls_a_generated_web_into_demo_db() {
     let list = morgue(dir.path(), &["--database-url", "demo.db", "sources", "list"]);
     assert_eq!(stdout(&list).lines().count(), 4, "{}", stdout(&list));
 }
+
+#[test]
+fn settings_come_from_morgue_toml() {
+    let setup = Setup::new(config(26, 2, 4));
+    std::fs::write(
+        setup.dir.path().join("morgue.toml"),
+        "allow-private-addresses = true\nresolve = [\"*.test=127.0.0.1\"]\nhost-interval = \"0s\"\nuser-agent = \"TomlBot/1.0\"\n",
+    )
+    .unwrap();
+    let output = morgue(setup.dir.path(), &["crawl", "--once"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    setup.assert_reachable_stored_once(0);
+    let bad = std::fs::write(setup.dir.path().join("morgue.toml"), "host-intervall = \"1s\"\n");
+    bad.unwrap();
+    let refused = morgue(setup.dir.path(), &["crawl", "--once"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let err = stderr(&refused);
+    assert!(err.starts_with("error: morgue.toml: unknown field `host-intervall`"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn run_stops_gracefully_on_sigterm_and_gives_its_leases_back() {
+    let setup = Setup::new(config(27, 3, 40));
+    let mut args = setup.crawl_args(&["--host-interval", "30ms"]);
+    args[0] = "run";
+    args.retain(|a| *a != "--once");
+    let child = Command::new(env!("CARGO_BIN_EXE_morgue"))
+        .args(&args)
+        .current_dir(setup.dir.path())
+        .env_remove("MORGUE_DATABASE_URL")
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let busy = setup.web.wait_for(Duration::from_secs(120), |seen| {
+        seen.iter().filter(|s| is_article(s)).count() >= 10
+    });
+    assert!(busy, "the crawl never got going");
+    let term = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(term.success());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("pages fetched"), "{}", stdout(&output));
+    let leased =
+        setup.archive(async |archive| store::frontier::lease_owners(archive).await.unwrap());
+    assert!(leased.is_empty(), "leases left behind: {leased:?}");
+}

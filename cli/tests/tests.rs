@@ -3,8 +3,14 @@
 mod archive;
 // `morgue crawl` and `morgue sources` against the test web.
 mod crawl;
+// `morgue dedup`: a researcher's JSON-lines corpus, line for line.
+mod dedup;
+// `morgue extract`: one page, and JSON lines streamed in order.
+mod extract;
 // `morgue normalize`: line-for-line batch behaviour.
 mod normalize;
+// `morgue tag`: CoNLL-U in, the same lines with UPOS out.
+mod tag;
 // Architecture invariants checked over the source tree.
 mod tidy;
 

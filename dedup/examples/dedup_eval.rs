@@ -301,6 +301,21 @@ fn tune_thresholds(docs: &[Doc], pairs: &[(usize, usize, Scores)]) -> Thresholds
         }
     }
     println!("tune: best duplicate F1 {:.4} with {:?}", best.0, best.1);
+    // How sharp the optimum is: each duplicate threshold moved alone.
+    let mut line = String::from("tune: duplicate F1 by containment:");
+    for &c in &steps(0.4, 0.9, 0.05) {
+        let t = Thresholds { duplicate_containment: c, ..best.1 };
+        let f = pairwise(docs, &predict(pairs, &t), Relation::Duplicate, dup_true).2;
+        line.push_str(&format!(" {c}:{f:.4}"));
+    }
+    println!("{line}");
+    let mut line = String::from("tune: duplicate F1 by length ratio:");
+    for &lr in &[0.0f32, 0.1, 0.2, 0.3, 0.4] {
+        let t = Thresholds { duplicate_length_ratio: lr, ..best.1 };
+        let f = pairwise(docs, &predict(pairs, &t), Relation::Duplicate, dup_true).2;
+        line.push_str(&format!(" {lr}:{f:.4}"));
+    }
+    println!("{line}");
     let mut t = best.1;
     let mut best_sim = (f64::MIN, 0.0f32, 0.0f32);
     for &sc in &steps(0.5, 0.95, 0.025) {
@@ -319,6 +334,20 @@ fn tune_thresholds(docs: &[Doc], pairs: &[(usize, usize, Scores)]) -> Thresholds
     );
     t.similar_cosine = best_sim.1;
     t.similar_content = best_sim.2;
+    for &sc in &steps(0.7, 0.9, 0.025) {
+        let mut line = format!("tune: similar F1 at cosine {sc} by POS-Jaccard:");
+        for &sj in &steps(0.1, 0.35, 0.05) {
+            let f = pairwise(
+                docs,
+                &predict(pairs, &Thresholds { similar_cosine: sc, similar_content: sj, ..t }),
+                Relation::Similar,
+                sim_true,
+            )
+            .2;
+            line.push_str(&format!(" {sj}:{f:.3}"));
+        }
+        println!("{line}");
+    }
     t
 }
 

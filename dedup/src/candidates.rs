@@ -48,8 +48,8 @@ impl Default for CandidateConfig {
             minhash_bands: 42,
             minhash_rows: 3,
             embedding_tables: 32,
-            embedding_hashes: 3,
-            max_bucket_scan: 300,
+            embedding_hashes: 2,
+            max_bucket_scan: 100,
         }
     }
 }

@@ -6,7 +6,7 @@ use crate::candidates::{CandidateConfig, FoundBy, Index};
 use crate::cluster::{ClusterConfig, Edge, Node, cluster};
 use crate::embed::{Embedder, ModelError, default_model};
 use crate::minhash::{minhash, shingles};
-use crate::pos::ContentFilter;
+use crate::pos;
 use crate::signature::Signature;
 use crate::text::{
     Stemmers, Token, fold, guess_language, hash_bytes, language_code, tokens, truncate,
@@ -190,7 +190,6 @@ pub struct Deduper {
     config: Config,
     embedder: Box<dyn Embedder + Send + Sync>,
     stemmers: Stemmers,
-    filter: ContentFilter,
     polytopes: Polytopes,
     pool: crate::parallel::Pool,
 }
@@ -226,7 +225,6 @@ impl Deduper {
             config,
             embedder,
             stemmers: Stemmers::new(),
-            filter: ContentFilter::new(),
             polytopes,
             pool: crate::parallel::Pool::new(config.threads),
         }
@@ -248,49 +246,21 @@ impl Deduper {
         guess_language(folded.iter().map(String::as_str)).map(str::to_owned)
     }
 
-    /// The POS-filtered tokens of the title and the first [`Limits::content_words`] words.
+    /// The POS-filtered tokens of the title and the first [`Limits::content_words`] tokens of
+    /// the text, folded, stemmed and hashed.
     pub fn content_tokens(&self, doc: &Document, language: Option<&str>) -> ContentTokens {
-        let text = truncate(&doc.text, self.config.limits.max_text_bytes);
+        // A token is rarely longer than 24 bytes with its space: no need to tokenise more.
+        let budget = self.config.limits.content_words;
+        let text =
+            truncate(&doc.text, budget.saturating_mul(24).min(self.config.limits.max_text_bytes));
         let mut hashes = Vec::new();
-        let mut tagged = 0;
-        let mut sentence: Vec<&str> = Vec::new();
-        let mut folded: Vec<String> = Vec::new();
-        let mut mask = Vec::new();
-        let mut flush = |sentence: &mut Vec<&str>, folded: &mut Vec<String>| {
-            if sentence.is_empty() {
-                return;
-            }
-            self.filter.mask(language, sentence, folded, &mut mask);
-            tagged += sentence.len();
-            for (word, &keep) in folded.iter().zip(&mask) {
-                if keep {
-                    let stem = self.stemmers.stem(language, word);
-                    hashes.push(hash_bytes(stem.as_bytes()) as u32);
-                }
-            }
-            sentence.clear();
-            folded.clear();
+        let mut keep = |token: &str| {
+            let folded = fold(token);
+            let stem = self.stemmers.stem(language, &folded);
+            hashes.push(hash_bytes(stem.as_bytes()) as u32);
         };
-        for token in tokens(&doc.title) {
-            if let Token::Word(w) = token {
-                sentence.push(w);
-                folded.push(fold(w));
-            }
-        }
-        flush(&mut sentence, &mut folded);
-        let mut budget = self.config.limits.content_words;
-        for token in tokens(text) {
-            match token {
-                Token::Word(_) if budget == 0 => break,
-                Token::Word(w) => {
-                    budget -= 1;
-                    sentence.push(w);
-                    folded.push(fold(w));
-                }
-                Token::End => flush(&mut sentence, &mut folded),
-            }
-        }
-        flush(&mut sentence, &mut folded);
+        let mut tagged = pos::content_tokens(language, truncate(&doc.title, 1_000), 200, &mut keep);
+        tagged += pos::content_tokens(language, text, budget, &mut keep);
         hashes.sort_unstable();
         hashes.dedup();
         ContentTokens { hashes, tagged }

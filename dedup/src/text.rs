@@ -145,8 +145,8 @@ pub fn language_code(label: &str) -> Option<String> {
     ok.then_some(code)
 }
 
-/// Function words of the languages that [`guess_language`] tells apart, folded. They are the
-/// most frequent words of each language; a text's language is the list it hits most.
+/// Function words of the languages that [`guess_language`] tells apart, folded: the most
+/// frequent words of each language; a text's language is the list it hits most.
 const FUNCTION_WORDS: &[(&str, &[&str])] = &[
     (
         "en",
@@ -231,15 +231,6 @@ pub fn guess_language<'w>(folded: impl IntoIterator<Item = &'w str>) -> Option<&
     }
     let (best, &count) = hits.iter().enumerate().max_by_key(|&(n, &c)| (c, usize::MAX - n))?;
     (count >= 3 && count * 10 >= total).then_some(FUNCTION_WORDS[best].0)
-}
-
-/// Whether a folded word is a function word of the language (or, for an unknown language, of
-/// any language in the table).
-pub fn is_function_word(language: Option<&str>, folded: &str) -> bool {
-    FUNCTION_WORDS
-        .iter()
-        .filter(|(code, _)| language.is_none_or(|l| l == *code))
-        .any(|(_, list)| list.contains(&folded))
 }
 
 /// One Snowball stemmer per language that has one.

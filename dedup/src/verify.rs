@@ -115,12 +115,12 @@ pub struct Thresholds {
 impl Default for Thresholds {
     fn default() -> Self {
         Self {
-            duplicate_containment: 0.5,
-            duplicate_length_ratio: 0.2,
-            duplicate_cosine: 0.9,
-            duplicate_content: 0.5,
-            similar_cosine: 0.7,
-            similar_content: 0.15,
+            duplicate_containment: 0.75,
+            duplicate_length_ratio: 0.1,
+            duplicate_cosine: 0.96,
+            duplicate_content: 0.6,
+            similar_cosine: 0.75,
+            similar_content: 0.22,
         }
     }
 }
@@ -216,7 +216,7 @@ mod tests {
         assert_eq!(t.decide(&scores(0.9, 0.0, 0.0, 0.5)), Some(Method::NearCopy));
         // A short fragment of a long text is not a duplicate, but it may be similar.
         assert_eq!(t.decide(&scores(0.9, 0.3, 0.8, 0.05)), Some(Method::Similar));
-        assert_eq!(t.decide(&scores(0.1, 0.6, 0.95, 0.9)), Some(Method::Reworded));
+        assert_eq!(t.decide(&scores(0.1, 0.6, 0.97, 0.9)), Some(Method::Reworded));
         assert_eq!(t.decide(&scores(0.1, 0.3, 0.8, 0.9)), Some(Method::Similar));
         // The Jaccard floor keeps same-topic stories with close embeddings apart.
         assert_eq!(t.decide(&scores(0.1, 0.05, 0.8, 0.9)), None);

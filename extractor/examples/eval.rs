@@ -18,7 +18,7 @@
 //! - **Title**: exact string equality, and equality after collapsing whitespace and lower-casing.
 //!
 //! `--show ID` prints one page's texts. `--tsv FILE` writes one line per page (id, F1, precision, recall, date truth and guess, title match,
-//! URL) for error analysis. `--now` fixes "now" for the future-date rule (default 2026-11-22T00:00:00Z),
+//! modification date, date provenance, URL, exact title match, both titles) for error analysis. `--now` fixes "now" for the future-date rule (default 2026-11-22T00:00:00Z),
 //! so runs are reproducible.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -85,8 +85,9 @@ fn main() {
         let norm = output.title.as_deref().map(normalize) == Some(normalize(&page.truth_title));
         title_exact += usize::from(exact);
         title_norm += usize::from(norm);
+        let cell = |s: &str| s.replace(['\t', '\n', '\r'], " ");
         rows.push(format!(
-            "{}\t{f1:.4}\t{p:.4}\t{r:.4}\t{}\t{}\t{}\t{}\t{}\t{}",
+            "{}\t{f1:.4}\t{p:.4}\t{r:.4}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
             page.id,
             page.truth_date.as_deref().unwrap_or("-"),
             output.date.as_deref().unwrap_or("-"),
@@ -94,6 +95,9 @@ fn main() {
             output.modified.as_deref().unwrap_or("-"),
             output.date_source,
             page.url.as_deref().unwrap_or("-"),
+            u8::from(exact),
+            cell(&page.truth_title),
+            cell(output.title.as_deref().unwrap_or("-")),
         ));
     }
     let elapsed = started.elapsed().as_secs_f64();
@@ -113,7 +117,11 @@ fn main() {
     );
     if let Some(path) = tsv {
         let mut file = std::fs::File::create(&path).expect("cannot create the TSV file");
-        writeln!(file, "id\tf1\tprecision\trecall\tdate_truth\tdate_guess\ttitle_ok\tmodified\tdate_source\turl").unwrap();
+        writeln!(
+            file,
+            "id\tf1\tprecision\trecall\tdate_truth\tdate_guess\ttitle_ok\tmodified\tdate_source\turl\ttitle_exact\ttitle_truth\ttitle_guess"
+        )
+        .unwrap();
         for row in rows {
             writeln!(file, "{row}").unwrap();
         }

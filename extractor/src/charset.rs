@@ -3,8 +3,10 @@
 //! The order follows the HTML standard's encoding sniffing, cut down to what a crawler archive needs.
 //! A byte-order mark wins, then the `charset` parameter of the `Content-Type` header, then a
 //! `<meta charset>` or `<meta http-equiv="Content-Type">` found in the first [`PRESCAN_BYTES`] bytes.
-//! A declared UTF-8 that does not decode cleanly is not trusted: the bytes go to `chardetng`, and a
-//! warning records the disagreement. With no declaration at all, `chardetng` guesses (with the URL's
+//! A declared encoding the bytes do not fit is not trusted: a declared UTF-8 that does not decode
+//! cleanly goes to `chardetng`, a declared legacy encoding gives way to valid non-ASCII UTF-8 or to
+//! a detected encoding that decodes the bytes without errors, and a warning records the
+//! disagreement. With no declaration at all, `chardetng` guesses (with the URL's
 //! top-level domain as a hint when one is known).
 
 use std::borrow::Cow;
@@ -87,6 +89,22 @@ pub fn decode<'a>(
         }
         let (text, had_errors) = encoding.decode_without_bom_handling(raw);
         if had_errors {
+            // Bytes invalid in the declared encoding: a detected one that fits them wins.
+            let detected = detect(raw, tld);
+            if detected != encoding {
+                let (other, other_errors) = detected.decode_without_bom_handling(raw);
+                if !other_errors {
+                    warnings.push(Warning::CharsetMismatch {
+                        declared: encoding.name(),
+                        used: detected.name(),
+                    });
+                    return Decoded {
+                        text: other,
+                        encoding: detected.name(),
+                        provenance: "detected",
+                    };
+                }
+            }
             warnings.push(Warning::MalformedBytes { encoding: encoding.name() });
         }
         return Decoded { text, encoding: encoding.name(), provenance };
@@ -159,14 +177,12 @@ pub(crate) fn find_ci(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     if needle.is_empty() || haystack.len() < needle.len() {
         return None;
     }
-    let first = needle[0].to_ascii_lowercase();
+    let (lower, upper) = (needle[0].to_ascii_lowercase(), needle[0].to_ascii_uppercase());
     let last_start = haystack.len() - needle.len();
     let mut i = 0;
     while i <= last_start {
-        // Scan for the first byte, then compare the rest.
-        let offset =
-            haystack[i..=last_start].iter().position(|b| b.to_ascii_lowercase() == first)?;
-        i += offset;
+        // Jump to the next occurrence of the first byte, in either case, then compare the rest.
+        i += memchr::memchr2(lower, upper, &haystack[i..=last_start])?;
         if haystack[i..i + needle.len()].eq_ignore_ascii_case(needle) {
             return Some(i);
         }

@@ -74,20 +74,17 @@ const NEGATIVE_SUBSTRINGS: &[&str] = &[
     "entry-meta",
     "article-meta",
     "tags",
-    "wp-caption-text",
     "caption",
     "copyright",
     "print-",
     "sponsor",
     "newsfeed",
-    "mol-",
-    "jp-relatedposts",
-    "toc",
+    "table-of-contents",
 ];
 
 /// Class or id words (whole words) that mark an element as boilerplate.
 const NEGATIVE_WORDS: &[&str] =
-    &["nav", "ad", "ads", "banner", "login", "meta", "aside", "tag", "topics"];
+    &["nav", "ad", "ads", "banner", "login", "meta", "aside", "tag", "topics", "toc"];
 
 /// Class or id words that mark an element as likely content; they cancel a negative mark.
 const POSITIVE_SUBSTRINGS: &[&str] =

@@ -4,7 +4,9 @@
 //! stack however deep its nesting. Each element becomes an [`El`] in pre-order (a parent always comes
 //! before its children and `end` closes its subtree), and visible text is cut into [`Block`]s: one block
 //! per run of inline content inside the innermost block-level element. Everything later (boilerplate
-//! marks, scoring, output) works on these two vectors with plain index arithmetic.
+//! marks, scoring, output) works on these two vectors with plain index arithmetic. Elements that mark
+//! a date (a `<time>`, or a `class`, `id` or `itemprop` naming a date) are also recorded as
+//! [`DateEl`]s, with where their text sits in its block, for the dates shown by the headline.
 
 use scraper::Html;
 use scraper::node::Node;
@@ -146,23 +148,75 @@ pub(crate) struct Block {
     pub(crate) kind: Kind,
 }
 
+/// An element that marks a date: a `<time>`, or an element whose `class`, `id` or `itemprop` names a
+/// date ("post-date", "updated", "datePublished").
+#[derive(Debug, Clone)]
+pub(crate) struct DateEl<'a> {
+    /// Index in [`Dom::blocks`] of the block holding its text (it may have none).
+    pub(crate) block: usize,
+    /// Byte range of its text inside that block's text (empty when a block boundary cuts it).
+    pub(crate) span: std::ops::Range<usize>,
+    /// The `datetime` attribute of a `<time>`, or the `content` of an `itemprop` element.
+    pub(crate) datetime: Option<&'a str>,
+    /// The `class`, `id` and `itemprop` attributes, lower-cased and joined by spaces.
+    pub(crate) class: String,
+}
+
 /// The flattened page.
 #[derive(Debug)]
 pub(crate) struct Dom<'a> {
     pub(crate) els: Vec<El<'a>>,
     pub(crate) blocks: Vec<Block>,
+    /// Visible date elements in document order, outer before inner (at most [`MAX_DATE_ELS`]).
+    pub(crate) date_els: Vec<DateEl<'a>>,
+}
+
+/// At most this many date elements are recorded.
+pub(crate) const MAX_DATE_ELS: usize = 400;
+
+/// Words in a `class`, `id` or `itemprop` that mark a date element.
+const DATE_MARKS: &[&str] = &["date", "time", "publish", "updat", "modif", "posted", "created"];
+
+/// The date element an opening tag starts, if it is one; `class_id` is its lower-cased `class` and
+/// `id`.
+fn date_el<'a>(
+    element: &'a scraper::node::Element,
+    class_id: &str,
+    block: usize,
+    start: usize,
+) -> Option<DateEl<'a>> {
+    let is_time = element.name() == "time";
+    let itemprop = element.attr("itemprop");
+    let marked = |text: &str| DATE_MARKS.iter().any(|m| text.contains(m));
+    let itemprop_lower = itemprop.map(str::to_ascii_lowercase);
+    if !is_time && !marked(class_id) && !itemprop_lower.as_deref().is_some_and(marked) {
+        return None;
+    }
+    let mut class = class_id.to_owned();
+    if let Some(itemprop) = itemprop_lower {
+        class.push(' ');
+        class.push_str(&itemprop);
+    }
+    let datetime = if is_time {
+        element.attr("datetime")
+    } else {
+        itemprop.and(element.attr("content").or_else(|| element.attr("datetime")))
+    };
+    Some(DateEl { block, span: start..start, datetime, class })
 }
 
 /// Flattens a parsed page into elements and text blocks.
 pub(crate) fn flatten(html: &Html) -> Dom<'_> {
     let mut els: Vec<El<'_>> = Vec::new();
     let mut blocks: Vec<Block> = Vec::new();
-    // Stack of open (recorded) elements: arena index, whether it is a block, whether it is a link.
-    let mut open: Vec<(u32, bool, bool)> = Vec::new();
+    // Stack of open (recorded) elements: arena index, whether it is a block, whether it is a link,
+    // index in `date_els` (or `usize::MAX`) and the block count when it opened.
+    let mut open: Vec<(u32, bool, bool, usize, usize)> = Vec::new();
     let mut skip_depth = 0usize;
     let mut link_depth = 0usize;
     let mut pre_depth = 0usize;
     let mut buffer = Buffer::default();
+    let mut date_els: Vec<DateEl<'_>> = Vec::new();
 
     for edge in html.tree.root().traverse() {
         match edge {
@@ -203,12 +257,22 @@ pub(crate) fn flatten(html: &Html) -> Dom<'_> {
                             _ => {}
                         }
                     }
+                    // Its block is the next one, once the buffer is flushed for a block element.
+                    let marked = if date_els.len() < MAX_DATE_ELS
+                        && let Some(el) =
+                            date_el(element, &class_id, blocks.len(), buffer.text.len())
+                    {
+                        date_els.push(el);
+                        date_els.len() - 1
+                    } else {
+                        usize::MAX
+                    };
                     let parent = open.last().map_or(u32::MAX, |o| o.0);
                     els.push(El { parent, end: index, tag, class_id, role, hidden });
                     let is_link = tag == "a";
                     link_depth += usize::from(is_link);
                     pre_depth += usize::from(tag == "pre");
-                    open.push((index, is_block, is_link));
+                    open.push((index, is_block, is_link, marked, blocks.len()));
                 }
                 Node::Text(text) if skip_depth == 0 && !open.is_empty() => {
                     buffer.push(&text[..], link_depth > 0, pre_depth > 0);
@@ -224,7 +288,16 @@ pub(crate) fn flatten(html: &Html) -> Dom<'_> {
                     if element.name() == "br" {
                         continue;
                     }
-                    let Some((index, is_block, is_link)) = open.pop() else { continue };
+                    let Some((index, is_block, is_link, marked, block_count)) = open.pop() else {
+                        continue;
+                    };
+                    if marked != usize::MAX {
+                        // A block boundary inside the element: its text is not one span.
+                        let el = &mut date_els[marked];
+                        if blocks.len() == block_count {
+                            el.span.end = buffer.text.trim_end().len().max(el.span.start);
+                        }
+                    }
                     link_depth -= usize::from(is_link);
                     pre_depth -= usize::from(element.name() == "pre");
                     if is_block {
@@ -238,7 +311,7 @@ pub(crate) fn flatten(html: &Html) -> Dom<'_> {
     }
     let owner = open.iter().rev().find(|o| o.1).map_or(0, |o| o.0);
     buffer.flush(owner, &els, &mut blocks);
-    Dom { els, blocks }
+    Dom { els, blocks, date_els }
 }
 
 /// Text gathered for the block being built.

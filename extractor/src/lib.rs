@@ -6,18 +6,22 @@
 //! the text is worth storing as a story (video pages, paywalls and script-only pages come out as
 //! [`Quality::TooShort`] or [`Quality::Empty`], binary data as [`Quality::NotHtml`]).
 //! Every metadata value is a [`Field`]: the value and the tag or rule that produced it
-//! (`json-ld:datePublished`, `og:title`, `h1`, `text:byline`, `lingua`...).
+//! (`json-ld:datePublished`, `og:title`, `h1`, `text:byline`, `lingua`...). Warnings are kept once
+//! each, at most [`MAX_WARNINGS`].
 //!
 //! The pipeline, one module per step:
 //! - [`charset`]: BOM, header, `<meta charset>` prescan, then `chardetng` detection.
-//! - `prepare` (here): inputs over [`MAX_INPUT_BYTES`] are cut, script and style bodies dropped,
-//!   tags nested deeper than [`MAX_DEPTH`] removed, so parsing stays linear and bounded.
-//! - `dom`: one `html5ever` parse (through `scraper`), flattened iteratively into elements and text blocks.
+//! - `prepare` (here): inputs over [`MAX_INPUT_BYTES`] are cut, script, style, SVG, `noscript`
+//!   and `template` bodies dropped, attributes nobody reads removed, tags nested deeper than
+//!   [`MAX_DEPTH`] removed, so parsing stays linear, bounded and cheap. Binary data (known
+//!   signatures, control bytes) stops here.
+//! - `dom`: one `html5ever` parse (through `scraper`), flattened iteratively into elements, text
+//!   blocks and the elements that mark dates (`<time>`, `class="post-date"`).
 //! - `content`: boilerplate marks, a readability-style container choice, a climb to the ancestor
 //!   with the most net prose, and block filtering.
 //! - `meta`: title, dates, authors, canonical URL, site name, description and lead image from
 //!   JSON-LD, Open Graph and other `<meta>` tags, `<time>` and the URL; [`dates`] parses and
-//!   bounds dates, and the date shown by the headline is preferred (see [`extract`]).
+//!   bounds dates, finds the dates shown by the headline and chooses between them (see [`extract`]).
 //! - `language`: `lingua` over the explicit list [`LANGUAGES`], combined with `<html lang>` as
 //!   Media Cloud does.
 //! - `title`: [`clean_title`], which delegates to `normalizer::clean_title`.
@@ -26,7 +30,8 @@
 //! The crate does no I/O and never reads the clock. It sits between `crawler` (which hands over raw
 //! bytes) and `store` (which keeps the fields and the sentence index); it uses `normalizer` for
 //! titles, and `cli` wires the stages together. Quality and speed are measured by
-//! `examples/eval.rs` and `examples/bench.rs` (see `benches/compare.sh`).
+//! `examples/eval.rs` and `examples/bench.rs`; `benches/compare.sh` runs both next to Python
+//! trafilatura (see `benches/README.md`).
 //!
 //! ```ignore
 //! let ctx = extractor::Context { url: Some("https://news.example/2024/05/01/story"), ..extractor::Context::new(now) };
@@ -113,7 +118,8 @@ pub enum Warning {
     MalformedBytes { encoding: &'static str },
     /// The bytes look binary rather than HTML.
     NotHtml,
-    /// A date was found but rejected (impossible, before 1990 or in the future).
+    /// A date was found but rejected (impossible, before 1990, in the future, or a publication
+    /// after the page's modification).
     DateRejected { provenance: &'static str, value: String },
     /// A JSON-LD block could not be parsed.
     BadJsonLd,
@@ -122,6 +128,9 @@ pub enum Warning {
     /// A tag longer than [`MAX_TAG_BYTES`] lost its attributes.
     OversizedTag,
 }
+
+/// At most this many warnings are kept, each once.
+pub const MAX_WARNINGS: usize = 32;
 
 /// Tags longer than this lose their attributes before parsing.
 pub const MAX_TAG_BYTES: usize = 64 << 10;
@@ -149,16 +158,17 @@ pub struct Extracted {
     /// The encoding the bytes were decoded with.
     pub encoding: Field<&'static str>,
     pub quality: Quality,
+    /// Doubtful things met on the way, each once (at most [`MAX_WARNINGS`]).
     pub warnings: Vec<Warning>,
 }
 
 /// Extracts main text and metadata from a page's raw bytes. Never panics, never fails.
 ///
 /// Publication date: the metadata order is in the `meta` module (JSON-LD, `<meta>` tags, `<time>`,
-/// URL, feed hint); a date written in a short line by the headline then replaces it, because pages
-/// often carry template or first-draft dates in their tags, except that an "Updated ..." line only
-/// stands in for a publication date the metadata lacks. Last resorts are a short date line
-/// anywhere and the modification time.
+/// URL, feed hint); the dates shown by the headline are then weighed against it (`dates::choose`):
+/// a shown date agreeing with the metadata keeps the metadata's value, a shown publication or bare
+/// date otherwise wins, and an "Updated ..." line only stands in for a publication date the
+/// metadata lacks. Last resorts are a short date line anywhere and the modification time.
 pub fn extract(raw: &[u8], ctx: &Context<'_>) -> Extracted {
     let mut warnings = Vec::new();
     let raw = if raw.len() > MAX_INPUT_BYTES {
@@ -171,7 +181,7 @@ pub fn extract(raw: &[u8], ctx: &Context<'_>) -> Extracted {
     let tld = ctx.url.and_then(tld_of);
     let decoded = charset::decode(raw, ctx.content_type, tld, &mut warnings);
     let encoding = Field::new(decoded.encoding, decoded.provenance);
-    if looks_binary(&decoded.text) {
+    if looks_binary(raw, &decoded) {
         warnings.push(Warning::NotHtml);
         return Extracted::empty(encoding, Quality::NotHtml, warnings);
     }
@@ -180,16 +190,17 @@ pub fn extract(raw: &[u8], ctx: &Context<'_>) -> Extracted {
     let mut page_meta = meta::collect(&html, ctx, &mut warnings);
     let dom = dom::flatten(&html);
     let main = content::main_text(&dom, page_meta.title.as_ref().map(|t| t.value.as_str()));
-    // The date shown by the headline beats the metadata (pages often carry template or
-    // first-draft dates in their tags), except that an "Updated ..." line only stands in for a
-    // publication date the metadata lacks.
-    if let Some((date, update)) = dates::visible(&dom, main.first_block)
-        && dates::plausible(&date, ctx.now)
-        && (!update || page_meta.published.is_none())
-    {
-        page_meta.published =
-            Some(Field::new(date, if update { "text:updated" } else { "text:byline" }));
-    }
+    // The dates shown by the headline, weighed against the metadata (see `dates::choose`).
+    let shown = dates::near_headline(&dom, main.first_block);
+    let url_date =
+        ctx.url.and_then(dates::from_url).filter(|(_, full)| *full).map(|(date, _)| date);
+    page_meta.published = dates::choose(
+        page_meta.published.take(),
+        page_meta.modified.as_ref(),
+        url_date,
+        shown,
+        ctx.now,
+    );
     // Last resorts: a short date line anywhere on the page, then the modification time (a page
     // was published no later than its last change).
     if page_meta.published.is_none() {
@@ -213,6 +224,14 @@ pub fn extract(raw: &[u8], ctx: &Context<'_>) -> Extracted {
         _ => Quality::Ok,
     };
     let language = language::decide(page_meta.declared_language.as_ref(), &text);
+    let mut seen = Vec::new();
+    warnings.retain(|w| {
+        let new = !seen.contains(w) && seen.len() < MAX_WARNINGS;
+        if new {
+            seen.push(w.clone());
+        }
+        new
+    });
     Extracted {
         title: page_meta.title,
         published: page_meta.published,
@@ -259,9 +278,38 @@ fn tld_of(url: &str) -> Option<&[u8]> {
     (!tld.is_empty() && tld.is_ascii()).then_some(tld.as_bytes())
 }
 
-/// Whether decoded text is binary data rather than markup: many control characters, or no `<` at all.
-fn looks_binary(text: &str) -> bool {
-    let sample: Vec<char> = text.chars().take(4096).collect();
+/// Signatures of binary formats that are sometimes served where a page was expected: gzip and zstd
+/// (a compressed body nobody decoded), PNG, JPEG, GIF, PDF, ZIP, WebP and MP4.
+const BINARY_SIGNATURES: &[(usize, &[u8])] = &[
+    (0, b"\x1f\x8b"),
+    (0, b"\x28\xb5\x2f\xfd"),
+    (0, b"\x89PNG"),
+    (0, b"\xff\xd8\xff"),
+    (0, b"GIF8"),
+    (0, b"%PDF-"),
+    (0, b"PK\x03\x04"),
+    (8, b"WEBP"),
+    (4, b"ftyp"),
+];
+
+/// Whether the input is binary data rather than markup: a known binary signature, control bytes
+/// in more than one in [`MAX_CONTROL_SHARE`] of its first bytes (unless a byte-order mark
+/// announced UTF-16), or decoded text with many control or replacement characters, or no `<`.
+fn looks_binary(raw: &[u8], decoded: &charset::Decoded<'_>) -> bool {
+    if BINARY_SIGNATURES
+        .iter()
+        .any(|(at, magic)| raw.get(*at..).is_some_and(|r| r.starts_with(magic)))
+    {
+        return true;
+    }
+    let control = |b: &u8| *b < b' ' && !matches!(b, b'\n' | b'\r' | b'\t' | b'\x0c');
+    let head = &raw[..raw.len().min(4096)];
+    if decoded.provenance != "bom"
+        && head.iter().filter(|b| control(b)).count() * MAX_CONTROL_SHARE > head.len()
+    {
+        return true;
+    }
+    let sample: Vec<char> = decoded.text.chars().take(4096).collect();
     if sample.is_empty() {
         return false;
     }
@@ -272,8 +320,12 @@ fn looks_binary(text: &str) -> bool {
     control * 10 > sample.len() || !sample.contains(&'<')
 }
 
-/// Prepares the text for parsing: drops script and style bodies, and start and end tags nested
-/// deeper than [`MAX_DEPTH`], so parsing stays linear.
+/// Markup has almost no control bytes: more than one in this many marks binary data.
+const MAX_CONTROL_SHARE: usize = 50;
+
+/// Prepares the text for parsing: drops the bodies of script, style, SVG, `noscript` and
+/// `template` elements, the attributes outside [`KEPT_ATTRIBUTES`] (see [`slim_tag`]), and start
+/// and end tags nested deeper than [`MAX_DEPTH`], so parsing stays linear and cheap.
 ///
 /// The HTML tree builder checks element scopes by walking its stack of open elements, which makes
 /// pathological nesting quadratic; real articles never nest this deep. The scan is a cheap
@@ -294,7 +346,7 @@ fn prepare<'t>(text: &'t str, warnings: &mut Vec<Warning>) -> std::borrow::Cow<'
     while let Some(offset) = memchr_lt(&bytes[i..]) {
         let start = i + offset;
         if next_gt <= start {
-            let Some(close) = bytes[start..].iter().position(|&b| b == b'>') else { break };
+            let Some(close) = memchr::memchr(b'>', &bytes[start..]) else { break };
             next_gt = start + close;
         }
         let end = next_gt + 1;
@@ -327,13 +379,20 @@ fn prepare<'t>(text: &'t str, warnings: &mut Vec<Warning>) -> std::borrow::Cow<'
             b"style" => Some(b"</style"),
             b"textarea" => Some(b"</textarea"),
             b"title" => Some(b"</title"),
+            b"svg" => Some(b"</svg"),
+            b"noscript" => Some(b"</noscript"),
+            b"template" => Some(b"</template"),
             _ => None,
         };
+        // A self-closing `<svg/>` has no body (for HTML elements the slash means nothing).
+        let self_closed_svg = name == b"svg" && tag.last() == Some(&b'/');
         if let Some(closing_tag) = raw_text_end
             && !closing
+            && !self_closed_svg
         {
-            // Raw text: jump past its end tag. Script and style bodies are dropped (JSON-LD kept):
-            // they are often half of a page's bytes and the tree builder would copy them for nothing.
+            // Raw text, or a subtree never shown as text: jump past its end tag. Script, style,
+            // SVG, `noscript` and `template` bodies are dropped (JSON-LD kept): they are often half
+            // of a page's bytes and the tree builder would copy them for nothing.
             let rest = &bytes[end..];
             let skip = charset::find_ci(rest, closing_tag).unwrap_or(rest.len());
             let keep = name == b"title"
@@ -369,7 +428,23 @@ fn prepare<'t>(text: &'t str, warnings: &mut Vec<Warning>) -> std::borrow::Cow<'
             buffer.push_str(&text[copied..start + 1 + name_end]);
             buffer.push('>');
             copied = end;
-            warnings.push(Warning::OversizedTag);
+            if !warnings.contains(&Warning::OversizedTag) {
+                warnings.push(Warning::OversizedTag);
+            }
+        } else if !closing && !matches!(name, b"meta" | b"link" | b"base") {
+            // Attributes nobody reads (styles, `data-*`, `srcset`, link targets) are a fifth of
+            // what is left of a page, and the tree builder interns and copies every one.
+            let name_end = start + 1 + name_end;
+            if let Some((tag_end, slim)) = slim_tag(bytes, name_end) {
+                if let Some(slim) = slim {
+                    let buffer = out.get_or_insert_with(|| String::with_capacity(text.len()));
+                    buffer.push_str(&text[copied..name_end]);
+                    buffer.push_str(&slim);
+                    copied = tag_end;
+                }
+                i = tag_end;
+                continue;
+            }
         }
         i = end;
     }
@@ -385,9 +460,95 @@ fn prepare<'t>(text: &'t str, warnings: &mut Vec<Warning>) -> std::borrow::Cow<'
     }
 }
 
+/// Attributes kept by [`slim_tag`]: all that `dom`, `content` and `meta` read on elements other
+/// than `<meta>`, `<link>` and `<base>` (whose tags are kept whole).
+const KEPT_ATTRIBUTES: &[&[u8]] = &[
+    b"class",
+    b"id",
+    b"role",
+    b"aria-hidden",
+    b"itemprop",
+    b"content",
+    b"datetime",
+    b"lang",
+    b"xml:lang",
+    b"rel",
+    b"pubdate",
+];
+
+/// Reads the attributes of the start tag whose name ends at `name_end`, the way the HTML tokenizer
+/// does (quoted values may hold `>`), and returns where the tag ends and, when it had attributes
+/// outside [`KEPT_ATTRIBUTES`], its rest rewritten with only the kept ones (`None` when nothing
+/// is dropped). Gives up (`None`) on a tag that never ends or a quote that never closes.
+pub(crate) fn slim_tag(bytes: &[u8], name_end: usize) -> Option<(usize, Option<String>)> {
+    let mut kept: Vec<(usize, usize)> = Vec::new();
+    let mut dropped = false;
+    let mut i = name_end;
+    let at = |i: usize| bytes.get(i).copied();
+    loop {
+        while at(i).is_some_and(|b| b.is_ascii_whitespace() || b == b'/') {
+            i += 1;
+        }
+        match at(i)? {
+            b'>' => break,
+            _ => {
+                let start = i;
+                while at(i)
+                    .is_some_and(|b| !b.is_ascii_whitespace() && !matches!(b, b'=' | b'>' | b'/'))
+                {
+                    i += 1;
+                }
+                let name = &bytes[start..i];
+                let mut j = i;
+                while at(j).is_some_and(|b| b.is_ascii_whitespace()) {
+                    j += 1;
+                }
+                if at(j) == Some(b'=') {
+                    j += 1;
+                    while at(j).is_some_and(|b| b.is_ascii_whitespace()) {
+                        j += 1;
+                    }
+                    match at(j)? {
+                        quote @ (b'"' | b'\'') => {
+                            j += 1 + memchr::memchr(quote, bytes.get(j + 1..)?)? + 1;
+                        }
+                        _ => {
+                            while at(j).is_some_and(|b| !b.is_ascii_whitespace() && b != b'>') {
+                                j += 1;
+                            }
+                        }
+                    }
+                    i = j;
+                }
+                if KEPT_ATTRIBUTES.iter().any(|k| k.eq_ignore_ascii_case(name)) {
+                    kept.push((start, i));
+                } else {
+                    dropped = true;
+                }
+            }
+        }
+    }
+    let end = i + 1;
+    if !dropped {
+        return Some((end, None));
+    }
+    let self_closing = bytes[name_end..i].last() == Some(&b'/');
+    let mut slim = String::new();
+    for (from, to) in kept {
+        slim.push(' ');
+        // Attribute boundaries are ASCII, so the slice is valid UTF-8.
+        slim.push_str(std::str::from_utf8(&bytes[from..to]).unwrap_or_default());
+    }
+    if self_closing {
+        slim.push('/');
+    }
+    slim.push('>');
+    Some((end, Some(slim)))
+}
+
 /// Position of the next `<`.
 fn memchr_lt(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'<')
+    memchr::memchr(b'<', bytes)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Metadata from the parsed page: title, dates, authors, canonical URL, site name, description, image.
 //!
 //! One iterative walk collects `<meta>`, `<link>`, JSON-LD scripts, `<time>` elements, `<title>`, the
-//! first `<h1>` and `<html lang>`. Each field then takes the first source that has it, in an order
+//! `<h1>` elements and `<html lang>`. Each field then takes the first source that has it, in an order
 //! written next to the field below, and records that source as its provenance.
 //!
 //! Publication date order: JSON-LD `datePublished` (article types first), the `article:published_time`
@@ -10,10 +10,15 @@
 //! `<time datetime>`, a month-only URL date, then the feed or sitemap hint. `extract` may then
 //! prefer the date shown by the headline (see its docs).
 //!
-//! Title order: the first `<h1>` (unless it only names the site), then `og:title`, `twitter:title`,
-//! `dc.title`, JSON-LD `headline`, `<title>`; the metadata titles go through `clean_title`.
-//! Every candidate goes through [`dates::plausible`]; a rejected one leaves a warning and the next
-//! source is tried.
+//! Title: the first `<h1>` at least [`MIN_LIKENESS`] alike to one of the metadata titles (an `<h1>`
+//! naming only the site never counts; without metadata titles, the first `<h1>`), else the first
+//! metadata title: `og:title`, `twitter:title`, `dc.title`, JSON-LD `headline`, `<title>`, through
+//! `clean_title`. An all-capitals `<h1>` gives way to a metadata title with the same words in
+//! normal case.
+//! Every candidate goes through [`dates::plausible`], and a publication more than a day after the
+//! modification time (JSON-LD `dateModified`, `article:modified_time` and the like, read first) is
+//! impossible; a rejected one leaves a warning and the next source is tried. JSON-LD is read from
+//! `<script type="application/ld+json">` and from `<meta>` contents that hold a JSON-LD object.
 
 use chrono::{DateTime, FixedOffset};
 use scraper::Html;
@@ -50,7 +55,8 @@ struct Raw {
     /// `<time>` elements: datetime attribute (or text), and whether marked as the publication date.
     times: Vec<(String, bool)>,
     title: Option<String>,
-    h1: Option<String>,
+    /// The texts of the first [`MAX_H1S`] `<h1>` elements.
+    h1s: Vec<String>,
     html_lang: Option<String>,
 }
 
@@ -65,43 +71,90 @@ pub(crate) fn collect(html: &Html, ctx: &Context<'_>, warnings: &mut Vec<Warning
         .map(|(v, p)| Field::new(v, p))
         .or_else(|| ld.publisher.clone().map(|v| Field::new(v, "json-ld:publisher")));
 
-    // Title: the first <h1>, else og:title, twitter:title, dc.title, JSON-LD headline, <title>,
-    // cleaned of the site name.
+    // Title: the page's own headline beats the sharing metadata, which is often an SEO variant
+    // of it: the first `<h1>` alike enough to one of the metadata titles (other `<h1>`s are
+    // logos, section names or widgets). Otherwise the metadata title: og:title, twitter:title,
+    // dc.title, JSON-LD headline, <title>, cleaned of the site name. An all-capitals `<h1>` gives
+    // way to the same title written in normal case.
     let site = meta.site_name.as_ref().map(|s| s.value.as_str());
-    let candidate = first_meta(&raw, &["og:title", "twitter:title", "dc.title"])
-        .or_else(|| ld.headline.clone().map(|v| (v, "json-ld:headline")))
-        .or_else(|| raw.title.clone().map(|v| (v, "title")));
-    meta.title = candidate.and_then(|(value, provenance)| {
-        let cleaned = title::clean_title(&value, site);
-        (!cleaned.is_empty()).then(|| Field::new(cleaned, provenance))
+    let mut titles: Vec<(String, &'static str)> = Vec::new();
+    for &key in &["og:title", "twitter:title", "dc.title"] {
+        titles.extend(first_meta(&raw, &[key]));
+    }
+    titles.extend(ld.headline.clone().map(|v| (v, "json-ld:headline")));
+    titles.extend(raw.title.clone().map(|v| (v, "title")));
+    let raw_titles: Vec<String> = titles.iter().map(|(value, _)| value.clone()).collect();
+    let titles: Vec<Field<String>> = titles
+        .into_iter()
+        .map(|(value, provenance)| Field::new(title::clean_title(&value, site), provenance))
+        .filter(|t| !t.value.is_empty())
+        .collect();
+    meta.title = titles.first().cloned();
+    // The last part of a `<title>` such as "Story | Publisher" names the site, even unannounced.
+    let title_site = raw.title.as_deref().and_then(|t| {
+        [" | ", " - ", " – ", " — ", " · "]
+            .iter()
+            .filter_map(|separator| t.rsplit_once(separator).map(|(_, last)| last.trim()))
+            .min_by_key(|last| last.len())
     });
-    // The page's own headline beats the sharing metadata, which is often an SEO variant of it;
-    // an h1 that only names the site (logos are often h1s) is ignored.
-    if let Some(h1) = raw.h1.as_deref().map(collapse).filter(|h| h.chars().count() >= 8) {
-        let is_site = site.is_some_and(|s| s.eq_ignore_ascii_case(&h1));
-        if !is_site {
-            meta.title = Some(Field::new(h1, "h1"));
+    let headline = raw.h1s.iter().find(|h1| {
+        let names_site = |s: Option<&str>| s.is_some_and(|s| s.eq_ignore_ascii_case(h1));
+        if h1.chars().count() < 8 || names_site(site) || names_site(title_site) {
+            return false;
         }
+        // Raw titles count too: the clean-up sometimes keeps the wrong part.
+        titles.is_empty()
+            || titles
+                .iter()
+                .map(|t| &t.value)
+                .chain(&raw_titles)
+                .any(|t| likeness(h1, t) >= MIN_LIKENESS)
+    });
+    if let Some(h1) = headline {
+        let shouting = h1.chars().any(char::is_alphabetic) && !h1.chars().any(char::is_lowercase);
+        let same = titles.iter().find(|t| shouting && t.value.to_lowercase() == h1.to_lowercase());
+        meta.title = Some(same.cloned().unwrap_or_else(|| Field::new(h1.clone(), "h1")));
     }
 
-    // Dates.
+    // Dates: the modification time first, because a publication after it is impossible.
     let now = ctx.now;
-    let mut accept =
-        |value: &str, provenance: &'static str| -> Option<Field<DateTime<FixedOffset>>> {
-            let date = dates::parse(value)?;
-            if dates::plausible(&date, now) {
-                Some(Field::new(date, provenance))
-            } else {
-                warnings.push(Warning::DateRejected {
-                    provenance,
-                    value: value.chars().take(80).collect(),
-                });
-                None
+    let mut accept = |value: &str,
+                      provenance: &'static str,
+                      latest: Option<DateTime<FixedOffset>>|
+     -> Option<Field<DateTime<FixedOffset>>> {
+        let date = dates::parse(value)?;
+        let after_modified = latest.is_some_and(|m| date > m + chrono::Duration::days(1));
+        if dates::plausible(&date, now) && !after_modified {
+            Some(Field::new(date, provenance))
+        } else {
+            warnings.push(Warning::DateRejected {
+                provenance,
+                value: value.chars().take(80).collect(),
+            });
+            None
+        }
+    };
+    let mut modified = None;
+    for (value, provenance) in &ld.modified {
+        modified = modified.or_else(|| accept(value, provenance, None));
+    }
+    for &key in MODIFIED_KEYS {
+        for (k, v) in &raw.metas {
+            if k == key && modified.is_none() {
+                modified = accept(v, meta_provenance(key), None);
             }
-        };
+        }
+    }
+    // Any other `<meta>` whose key names a modification ("modified-time", "last-updated").
+    for (key, value) in &raw.metas {
+        if modified.is_none() && (key.contains("modif") || key.contains("updated")) {
+            modified = accept(value, "meta:*modified*", None);
+        }
+    }
+    let latest = modified.as_ref().map(|m: &Field<DateTime<FixedOffset>>| m.value);
     let mut published = None;
     for (value, provenance) in &ld.published {
-        published = published.or_else(|| accept(value, provenance));
+        published = published.or_else(|| accept(value, provenance, latest));
     }
     for &key in PUBLISHED_KEYS {
         if published.is_some() {
@@ -109,19 +162,19 @@ pub(crate) fn collect(html: &Html, ctx: &Context<'_>, warnings: &mut Vec<Warning
         }
         for (k, v) in &raw.metas {
             if k == key && published.is_none() {
-                published = accept(v, meta_provenance(key));
+                published = accept(v, meta_provenance(key), latest);
             }
         }
     }
     for (value, marked) in &raw.times {
         if published.is_none() && *marked {
-            published = accept(value, "time:pubdate");
+            published = accept(value, "time:pubdate", latest);
         }
     }
     // Any other `<meta>` (or `itemprop` element) whose key names a publication date.
     for (key, value) in &raw.metas {
         if published.is_none() && key.contains("publish") && !key.contains("publisher") {
-            published = accept(value, "meta:*publish*");
+            published = accept(value, "meta:*publish*", latest);
         }
     }
     let url_date = ctx.url.and_then(dates::from_url);
@@ -133,7 +186,7 @@ pub(crate) fn collect(html: &Html, ctx: &Context<'_>, warnings: &mut Vec<Warning
     }
     for (value, _) in &raw.times {
         if published.is_none() {
-            published = accept(value, "time");
+            published = accept(value, "time", latest);
         }
     }
     if published.is_none()
@@ -151,20 +204,10 @@ pub(crate) fn collect(html: &Html, ctx: &Context<'_>, warnings: &mut Vec<Warning
         }
     }
     meta.published = published;
-    let mut modified = None;
-    for (value, provenance) in &ld.modified {
-        modified = modified.or_else(|| accept(value, provenance));
-    }
-    for &key in MODIFIED_KEYS {
-        for (k, v) in &raw.metas {
-            if k == key && modified.is_none() {
-                modified = accept(v, meta_provenance(key));
-            }
-        }
-    }
     meta.modified = modified;
 
-    // Authors: JSON-LD, then meta tags, then rel=author / itemprop=author links.
+    // Authors: JSON-LD, then meta tags (known keys, then any key naming an author), then
+    // rel=author / itemprop=author links.
     let mut authors: Vec<Field<String>> = Vec::new();
     let add = |authors: &mut Vec<Field<String>>, name: &str, provenance: &'static str| {
         let name = clean_author(name);
@@ -185,6 +228,16 @@ pub(crate) fn collect(html: &Html, ctx: &Context<'_>, warnings: &mut Vec<Warning
                     for name in v.split([';', '|']) {
                         add(&mut authors, name, meta_provenance(key));
                     }
+                }
+            }
+        }
+    }
+    // Any other `<meta>` whose key names an author or a byline.
+    if authors.is_empty() {
+        for (key, value) in &raw.metas {
+            if key.contains("author") || key.contains("byline") {
+                for name in value.split([';', '|']) {
+                    add(&mut authors, name, "meta:*author*");
                 }
             }
         }
@@ -240,6 +293,28 @@ pub(crate) fn collect(html: &Html, ctx: &Context<'_>, warnings: &mut Vec<Warning
     meta
 }
 
+/// How many `<h1>` elements are weighed as the headline.
+const MAX_H1S: usize = 10;
+
+/// How alike (see [`likeness`]) an `<h1>` and a metadata title must be for the `<h1>` to be taken
+/// as the headline.
+const MIN_LIKENESS: f32 = 0.25;
+
+/// How alike two titles are: the Dice coefficient of their sets of lower-case words.
+fn likeness(a: &str, b: &str) -> f32 {
+    let words = |t: &str| -> std::collections::HashSet<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (a, b) = (words(a), words(b));
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    2.0 * a.intersection(&b).count() as f32 / (a.len() + b.len()) as f32
+}
+
 /// `<meta>` keys for the publication date, in order of trust.
 const PUBLISHED_KEYS: &[&str] = &[
     "article:published_time",
@@ -260,6 +335,8 @@ const PUBLISHED_KEYS: &[&str] = &[
     "dcterms.created",
     "dc.date.created",
     "citation_publication_date",
+    "citation_date",
+    "citation_online_date",
     "date",
     "og:article:published_time",
     "datecreated",
@@ -278,8 +355,15 @@ const MODIFIED_KEYS: &[&str] = &[
     "og:article:modified_time",
 ];
 
-const AUTHOR_KEYS: &[&str] =
-    &["author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "byl"];
+const AUTHOR_KEYS: &[&str] = &[
+    "author",
+    "article:author",
+    "parsely-author",
+    "sailthru.author",
+    "dc.creator",
+    "dcterms.creator",
+    "byline",
+];
 
 /// A `'static` provenance for a meta key (keys come from the fixed lists above).
 fn meta_provenance(key: &str) -> &'static str {
@@ -335,6 +419,14 @@ fn walk(html: &Html) -> Raw {
             }
             "meta" => {
                 let Some(content) = element.attr("content") else { continue };
+                // JSON-LD carried in a `<meta>` content (some frameworks render it so).
+                if content.trim_start().starts_with('{')
+                    && content.contains("\"@type\"")
+                    && raw.json_ld.len() < 20
+                {
+                    raw.json_ld.push(content.chars().take(1 << 20).collect());
+                    continue;
+                }
                 for attr in ["property", "name", "itemprop", "http-equiv"] {
                     if let Some(key) = element.attr(attr) {
                         raw.metas.push((key.trim().to_ascii_lowercase(), content.to_owned()));
@@ -379,10 +471,10 @@ fn walk(html: &Html) -> Raw {
                     raw.title = Some(text);
                 }
             }
-            "h1" if raw.h1.is_none() => {
+            "h1" if raw.h1s.len() < MAX_H1S => {
                 let text = collapse(&text_of(node, 2000));
                 if !text.is_empty() {
-                    raw.h1 = Some(text);
+                    raw.h1s.push(text);
                 }
             }
             _ => {

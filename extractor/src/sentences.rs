@@ -2,24 +2,30 @@
 //!
 //! Media Cloud's legacy backend dropped, from each story, the sentences that an earlier-processed story
 //! of the same source had in the same ISO week (mediacloud.md section 4). This module keeps its rule
-//! and fixes its weaknesses; the counts and the index live in `store`.
+//! and fixes its weaknesses; the index of which story first had each sentence lives in `store`.
 //!
 //! 1. [`split`]: Media Cloud's text clean-up, then a splitter in the style of the Koehn/Schroeder
 //!    one: breaks after `?`, `!` and `.` when the next word starts a sentence, except after
 //!    per-language non-breaking prefixes ("Dr.", "Mr.", "Jan."; "No." before a number), single
-//!    capitals and acronyms ("U.S."); every line break is a boundary.
+//!    capitals and acronyms ("U.S."); always after `。`, `！`, `？` (Chinese, Japanese), `।`
+//!    (Hindi) and `؟` (Arabic), which need no space after them, unless a closing quotation mark
+//!    follows and the text goes on; every line break is a boundary.
 //! 2. [`clean`]: drops code-like sentences (five or more `[`...`{` groups) and all-ASCII sentences of
 //!    at most five characters; short non-ASCII sentences (Chinese, Japanese) stay.
 //! 3. [`dedup_within`]: the first occurrence of each exact sentence in a story.
-//! 4. [`decide`]: which sentences a story keeps, given a [`SentenceIndex`] that knows the other
-//!    stories of the same (source, week). Unlike the reference, the **earliest-published** story
-//!    owns a sentence (ties broken by story id), whatever order stories are processed in, so
-//!    re-processing converges; every drop names its owner (auditable), nothing is deleted
-//!    (reversible: the store keeps all sentences and flags), and [`Mode::Strict`] also drops the
-//!    owner's copy.
+//! 4. [`decide`]: which sentences a story keeps, given a lookup of each sentence's [`Holders`] in
+//!    the story's (source, week): the key is the source, the Monday of the ISO week of the story's
+//!    publication in the source's time zone ([`week_start`]) and the exact sentence
+//!    ([`sentence_key`] is a stable 64-bit hash of it for indexes). Unlike the reference:
+//!    - deterministic: the **earliest-published** story owns a sentence (ties go to the smaller
+//!      story id, see [`Rank`]), whatever order stories are processed in, and re-processing a
+//!      story once the index holds every story gives the same answer whatever happened before;
+//!    - auditable: every dropped sentence names its owner ([`Verdict::Drop`]);
+//!    - reversible: nothing is deleted; [`searchable_text`] joins the kept sentences and
+//!      [`restore`] puts the dropped ones back in place;
+//!    - [`Mode::Strict`] also drops the owner's own copy of a sentence that other stories share.
 //!
-//! The week is the ISO week (starting Monday) of the story's publication time in the source's time
-//! zone ([`week_start`]); stories without a publication time are never deduplicated.
+//! Stories without a publication time are never deduplicated, as in the reference.
 
 use std::collections::HashSet;
 
@@ -33,8 +39,8 @@ pub fn split(text: &str, language: Option<&str>) -> Vec<String> {
     let text = prepare(text);
     let prefixes = prefixes(language.unwrap_or("en"));
     let mut sentences = Vec::new();
-    for line in text.split('\n') {
-        let words: Vec<&str> = line.split(' ').filter(|w| !w.is_empty()).collect();
+    for segment in text.split('\n').flat_map(hard_segments) {
+        let words: Vec<&str> = segment.split(' ').filter(|w| !w.is_empty()).collect();
         let mut start = 0;
         for i in 0..words.len() {
             let Some(next) = words.get(i + 1) else { break };
@@ -50,6 +56,45 @@ pub fn split(text: &str, language: Option<&str>) -> Vec<String> {
     sentences
 }
 
+/// Sentence ends that need no space or capital after them: Chinese and Japanese full stops and
+/// marks, the Devanagari danda, the Arabic question mark and the Urdu full stop.
+const HARD_ENDS: &[char] = &['。', '！', '？', '।', '؟', '۔'];
+
+/// Cuts a line after every hard sentence end (and the closing quotes or brackets that follow it).
+fn hard_segments(line: &str) -> impl Iterator<Item = &str> {
+    let mut rest = line;
+    std::iter::from_fn(move || {
+        let trimmed = rest.trim_start();
+        if trimmed.is_empty() {
+            return None;
+        }
+        let mut chars = trimmed.char_indices().peekable();
+        let mut end = trimmed.len();
+        while let Some((i, c)) = chars.next() {
+            if HARD_ENDS.contains(&c) {
+                let mut cut = i + c.len_utf8();
+                let mut quoted = false;
+                while let Some(&(j, next)) = chars.peek() {
+                    if !(is_closing(next) || matches!(next, '」' | '』' | '）' | '】')) {
+                        break;
+                    }
+                    cut = j + next.len_utf8();
+                    quoted = true;
+                    chars.next();
+                }
+                // A quotation that text goes on after ("「本当？」と彼は言った。") is inside the sentence.
+                if quoted && chars.peek().is_some_and(|&(_, next)| next.is_alphanumeric()) {
+                    continue;
+                }
+                end = cut;
+                break;
+            }
+        }
+        rest = &trimmed[end..];
+        Some(trimmed[..end].trim_end())
+    })
+}
+
 /// Media Cloud's pre-split clean-up: single line breaks join lines, blank lines become one break,
 /// tabs and no-break spaces become spaces, spaces collapse, spaces before a period go, a missing
 /// space after a period between words is restored, and `…` becomes `...`.
@@ -58,7 +103,7 @@ fn prepare(text: &str) -> String {
     while !text.is_char_boundary(cut) {
         cut -= 1;
     }
-    let text = &text[..cut];
+    let text = text[..cut].replace("\r\n", "\n").replace('\r', "\n");
     // Paragraphs (blank-line separated) stay apart; lines inside a paragraph are joined.
     let paragraphs: Vec<String> = text
         .split("\n\n")
@@ -273,18 +318,14 @@ pub struct Rank {
     pub story_id: u64,
 }
 
-/// The scope of deduplication: one source, one week.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Scope {
-    pub source_id: u64,
-    /// The Monday of the week, from [`week_start`].
-    pub week: NaiveDate,
-}
-
-/// What the store knows about other stories' sentences.
-pub trait SentenceIndex {
-    /// The earliest-ranked story other than `except` in `scope` whose sentences include `sentence`.
-    fn earliest_other(&self, scope: Scope, sentence: &str, except: Rank) -> Option<Rank>;
+/// What the index knows about one sentence in a story's (source, week).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Holders {
+    /// The earliest-ranked story with the sentence (it may be the story being decided).
+    pub first: Rank,
+    /// How many distinct stories have the sentence (including the story being decided, if it is
+    /// already recorded).
+    pub stories: u32,
 }
 
 /// Whether the owner keeps its copy of a repeated sentence.
@@ -292,29 +333,30 @@ pub trait SentenceIndex {
 pub enum Mode {
     /// The earliest story keeps the sentence; later ones drop it (Media Cloud's rule, made deterministic).
     Normal,
-    /// Every story drops a sentence that any other story of the scope also has.
+    /// Every story drops a sentence that any other story of the scope also has, the owner too.
     Strict,
 }
 
 /// The verdict on one sentence of a story.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
     /// The sentence stays in the story's searchable text.
     Keep,
-    /// The sentence repeats one of `owner`'s (the earliest story with it; in strict mode possibly a
-    /// later one).
+    /// The sentence repeats one of `owner`'s, the earliest story with it. In strict mode the owner
+    /// drops its own copy too, and then `owner` is the story itself.
     Drop { owner: Rank },
 }
 
 /// Decides, for each sentence of a story (already through [`story_sentences`]), whether it stays.
 ///
-/// Stories without a publication time (`rank == None`) keep everything, as in the reference. The
-/// result depends only on the set of stories in the index, not on the order they were added.
+/// `holders` looks a sentence up in the index of the story's (source, week); the story itself may
+/// or may not be recorded there yet, the answer is the same. Stories without a publication time
+/// (`rank == None`) keep everything, as in the reference. The result depends only on the set of
+/// stories in the index, never on the order they were added.
 pub fn decide(
     sentences: &[String],
-    scope: Scope,
     rank: Option<Rank>,
-    index: &impl SentenceIndex,
+    mut holders: impl FnMut(&str) -> Option<Holders>,
     mode: Mode,
 ) -> Vec<Verdict> {
     let Some(rank) = rank else {
@@ -322,16 +364,84 @@ pub fn decide(
     };
     sentences
         .iter()
-        .map(|sentence| match index.earliest_other(scope, sentence, rank) {
-            Some(owner) if owner < rank || mode == Mode::Strict => Verdict::Drop { owner },
-            _ => Verdict::Keep,
+        .map(|sentence| {
+            let Some(found) = holders(sentence) else { return Verdict::Keep };
+            if found.first < rank {
+                return Verdict::Drop { owner: found.first };
+            }
+            // This story is the owner: the sentence is shared when another story is recorded
+            // with it (a later first story means this one is not recorded yet).
+            let shared = found.first != rank || found.stories >= 2;
+            if mode == Mode::Strict && shared {
+                Verdict::Drop { owner: rank }
+            } else {
+                Verdict::Keep
+            }
         })
         .collect()
 }
 
+/// The story's searchable text: its kept sentences joined by spaces, as Media Cloud indexed them.
+pub fn searchable_text(sentences: &[String], verdicts: &[Verdict]) -> String {
+    sentences
+        .iter()
+        .zip(verdicts)
+        .filter(|(_, verdict)| **verdict == Verdict::Keep)
+        .map(|(sentence, _)| sentence.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A dropped sentence, where it was and who owns it: what an audit trail records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dropped {
+    /// The sentence's position in the story's sentences.
+    pub position: usize,
+    pub sentence: String,
+    pub owner: Rank,
+}
+
+/// The dropped sentences of a story, in order.
+pub fn dropped(sentences: &[String], verdicts: &[Verdict]) -> Vec<Dropped> {
+    sentences
+        .iter()
+        .zip(verdicts)
+        .enumerate()
+        .filter_map(|(position, (sentence, verdict))| match verdict {
+            Verdict::Keep => None,
+            Verdict::Drop { owner } => {
+                Some(Dropped { position, sentence: sentence.clone(), owner: *owner })
+            }
+        })
+        .collect()
+}
+
+/// The story's sentences again, from the kept ones in order and the dropped ones with their
+/// positions: removal can always be undone.
+pub fn restore(kept: &[String], dropped: &[Dropped]) -> Vec<String> {
+    let mut out = Vec::with_capacity(kept.len() + dropped.len());
+    let mut kept = kept.iter();
+    let mut dropped = dropped.iter().peekable();
+    loop {
+        match dropped.peek() {
+            Some(d) if d.position == out.len() => {
+                out.push(d.sentence.clone());
+                dropped.next();
+            }
+            _ => match kept.next() {
+                Some(sentence) => out.push(sentence.clone()),
+                None => break,
+            },
+        }
+    }
+    // Dropped sentences past the end (positions beyond the kept ones) follow in order.
+    out.extend(dropped.map(|d| d.sentence.clone()));
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use std::collections::HashMap;
+    use std::collections::{BTreeSet, HashMap};
 
     use chrono::FixedOffset;
 
@@ -405,77 +515,291 @@ mod tests {
         );
     }
 
-    /// An in-memory index: every story's sentences by scope.
-    #[derive(Debug, Default)]
-    struct Memory(HashMap<(Scope, String), Vec<Rank>>);
+    /// An in-memory index of the sentences of many stories, keyed like the store's:
+    /// (source, week start, sentence) to the ranks of the stories that have it.
+    #[derive(Debug, Default, Clone)]
+    struct Index(HashMap<(u64, NaiveDate, String), BTreeSet<Rank>>);
 
-    impl Memory {
-        fn add(&mut self, scope: Scope, rank: Rank, sentences: &[String]) {
-            for sentence in sentences {
-                self.0.entry((scope, sentence.clone())).or_default().push(rank);
+    /// A story as a caller sees it: source, rank, the source's time zone, text.
+    #[derive(Debug, Clone)]
+    struct Story {
+        source: u64,
+        rank: Rank,
+        tz: FixedOffset,
+        sentences: Vec<String>,
+    }
+
+    impl Story {
+        fn new(source: u64, id: u64, published: &str, text: &str) -> Story {
+            let published = DateTime::parse_from_rfc3339(published).unwrap().to_utc();
+            Story {
+                source,
+                rank: Rank { published, story_id: id },
+                tz: FixedOffset::east_opt(0).unwrap(),
+                sentences: story_sentences(text, Some("en")),
             }
+        }
+
+        fn week(&self) -> NaiveDate {
+            week_start(self.rank.published, &self.tz)
         }
     }
 
-    impl SentenceIndex for Memory {
-        fn earliest_other(&self, scope: Scope, sentence: &str, except: Rank) -> Option<Rank> {
-            self.0
-                .get(&(scope, sentence.to_owned()))?
-                .iter()
-                .filter(|r| **r != except)
-                .min()
-                .copied()
+    impl Index {
+        fn record(&mut self, story: &Story) {
+            for sentence in &story.sentences {
+                let key = (story.source, story.week(), sentence.clone());
+                self.0.entry(key).or_default().insert(story.rank);
+            }
+        }
+
+        fn forget(&mut self, story: &Story) {
+            for ranks in self.0.values_mut() {
+                ranks.remove(&story.rank);
+            }
+            self.0.retain(|_, ranks| !ranks.is_empty());
+        }
+
+        fn decide(&self, story: &Story, mode: Mode) -> Vec<Verdict> {
+            let holders = |sentence: &str| {
+                let ranks = self.0.get(&(story.source, story.week(), sentence.to_owned()))?;
+                let first = *ranks.first()?;
+                Some(Holders { first, stories: ranks.len() as u32 })
+            };
+            decide(&story.sentences, Some(story.rank), holders, mode)
+        }
+    }
+
+    fn stories() -> Vec<Story> {
+        vec![
+            Story::new(
+                7,
+                1,
+                "2024-05-08T12:00:00Z",
+                "Subscribe to our newsletter. The mayor resigned on Wednesday.",
+            ),
+            Story::new(
+                7,
+                2,
+                "2024-05-07T12:00:00Z",
+                "Subscribe to our newsletter. Rain is expected on Tuesday.",
+            ),
+            Story::new(
+                7,
+                3,
+                "2024-05-09T12:00:00Z",
+                "A new bridge opened. Subscribe to our newsletter.",
+            ),
+            // Same time as story 2: the smaller id wins the tie.
+            Story::new(
+                7,
+                4,
+                "2024-05-07T12:00:00Z",
+                "Rain is expected on Tuesday. Roads will close.",
+            ),
+        ]
+    }
+
+    #[test]
+    fn the_earliest_story_owns_a_sentence() {
+        let stories = stories();
+        let mut index = Index::default();
+        stories.iter().for_each(|s| index.record(s));
+        let owner = |i: usize| Verdict::Drop { owner: stories[i].rank };
+        assert_eq!(index.decide(&stories[0], Mode::Normal), [owner(1), Verdict::Keep]);
+        assert_eq!(index.decide(&stories[1], Mode::Normal), [Verdict::Keep, Verdict::Keep]);
+        assert_eq!(index.decide(&stories[2], Mode::Normal), [Verdict::Keep, owner(1)]);
+        assert_eq!(index.decide(&stories[3], Mode::Normal), [owner(1), Verdict::Keep]);
+        // Strict: the owner drops its shared sentences too, and names itself.
+        assert_eq!(index.decide(&stories[1], Mode::Strict), [owner(1), owner(1)]);
+        assert_eq!(index.decide(&stories[2], Mode::Strict), [Verdict::Keep, owner(1)]);
+        // No publication time: nothing is dropped.
+        let none = decide(&stories[0].sentences, None, |_| None, Mode::Strict);
+        assert_eq!(none, [Verdict::Keep, Verdict::Keep]);
+        // The audit trail names the owner of each dropped sentence.
+        let verdicts = index.decide(&stories[2], Mode::Normal);
+        assert_eq!(
+            dropped(&stories[2].sentences, &verdicts),
+            [Dropped {
+                position: 1,
+                sentence: "Subscribe to our newsletter.".into(),
+                owner: stories[1].rank
+            }]
+        );
+        assert_eq!(searchable_text(&stories[2].sentences, &verdicts), "A new bridge opened.");
+    }
+
+    #[test]
+    fn the_answer_does_not_depend_on_processing_order() {
+        let stories = stories();
+        let mut full = Index::default();
+        stories.iter().for_each(|s| full.record(s));
+        let expected: Vec<Vec<Verdict>> =
+            stories.iter().map(|s| full.decide(s, Mode::Normal)).collect();
+        // Every order of arrival. Each story is decided when it arrives (before or after it is
+        // recorded, both happen in practice); once all are in, re-processing converges.
+        let mut order: Vec<usize> = (0..stories.len()).collect();
+        let mut orders = Vec::new();
+        permutations(&mut order, 0, &mut orders);
+        assert_eq!(orders.len(), 24);
+        for order in orders {
+            let mut index = Index::default();
+            for (step, &i) in order.iter().enumerate() {
+                let before = index.decide(&stories[i], Mode::Strict);
+                index.record(&stories[i]);
+                assert_eq!(index.decide(&stories[i], Mode::Strict), before, "{order:?} at {step}");
+            }
+            let again: Vec<Vec<Verdict>> =
+                stories.iter().map(|s| index.decide(s, Mode::Normal)).collect();
+            assert_eq!(again, expected, "{order:?}");
+        }
+    }
+
+    fn permutations(items: &mut Vec<usize>, k: usize, out: &mut Vec<Vec<usize>>) {
+        if k == items.len() {
+            out.push(items.clone());
+            return;
+        }
+        for i in k..items.len() {
+            items.swap(k, i);
+            permutations(items, k + 1, out);
+            items.swap(k, i);
         }
     }
 
     #[test]
-    fn earliest_published_story_owns_a_sentence_in_any_order() {
-        let scope = Scope { source_id: 7, week: NaiveDate::from_ymd_opt(2024, 5, 6).unwrap() };
-        let rank = |day: u32, id: u64| Rank {
-            published: Utc.with_ymd_and_hms(2024, 5, day, 12, 0, 0).unwrap(),
-            story_id: id,
-        };
-        let stories = [
-            (
-                rank(8, 1),
-                story_sentences(
-                    "Subscribe to our newsletter. The mayor resigned on Wednesday.",
-                    None,
-                ),
-            ),
-            (
-                rank(7, 2),
-                story_sentences("Subscribe to our newsletter. Rain is expected on Tuesday.", None),
-            ),
-            (
-                rank(9, 3),
-                story_sentences("A new bridge opened. Subscribe to our newsletter.", None),
-            ),
-        ];
-        let kept = |order: &[usize], mode: Mode| -> Vec<Vec<Verdict>> {
-            let mut index = Memory::default();
-            for &i in order {
-                index.add(scope, stories[i].0, &stories[i].1);
+    fn weeks_and_time_zones_separate_scopes() {
+        let text = "Subscribe to our newsletter today. Other news follows here.";
+        // Sunday 23:30 and Monday 00:30 UTC: two weeks for a UTC source.
+        let sunday = Story::new(1, 1, "2024-05-12T23:30:00Z", text);
+        let monday = Story::new(1, 2, "2024-05-13T00:30:00Z", text);
+        let mut index = Index::default();
+        index.record(&sunday);
+        index.record(&monday);
+        assert_eq!(index.decide(&monday, Mode::Normal), [Verdict::Keep, Verdict::Keep]);
+        // For a source two hours east of UTC both are Monday: one week, the earlier one owns.
+        let east = FixedOffset::east_opt(2 * 3600).unwrap();
+        let (sunday, monday) = (Story { tz: east, ..sunday }, Story { tz: east, ..monday });
+        let mut index = Index::default();
+        index.record(&sunday);
+        index.record(&monday);
+        let owner = Verdict::Drop { owner: sunday.rank };
+        assert_eq!(index.decide(&monday, Mode::Normal), [owner, owner]);
+    }
+
+    #[test]
+    fn one_source_never_removes_another_sources_sentences() {
+        let text = "Subscribe to our newsletter today. Other news follows here.";
+        let first = Story::new(1, 1, "2024-05-07T12:00:00Z", text);
+        let other = Story::new(2, 2, "2024-05-08T12:00:00Z", text);
+        let mut index = Index::default();
+        index.record(&first);
+        index.record(&other);
+        assert_eq!(index.decide(&other, Mode::Strict), [Verdict::Keep, Verdict::Keep]);
+    }
+
+    #[test]
+    fn removal_can_be_undone() {
+        let stories = stories();
+        let mut index = Index::default();
+        stories.iter().for_each(|s| index.record(s));
+        for story in &stories {
+            for mode in [Mode::Normal, Mode::Strict] {
+                let verdicts = index.decide(story, mode);
+                let kept: Vec<String> = story
+                    .sentences
+                    .iter()
+                    .zip(&verdicts)
+                    .filter(|(_, v)| **v == Verdict::Keep)
+                    .map(|(s, _)| s.clone())
+                    .collect();
+                assert_eq!(restore(&kept, &dropped(&story.sentences, &verdicts)), story.sentences);
             }
-            stories.iter().map(|(r, s)| decide(s, scope, Some(*r), &index, mode)).collect()
-        };
-        let forward = kept(&[0, 1, 2], Mode::Normal);
-        assert_eq!(forward, kept(&[2, 1, 0], Mode::Normal));
-        let owner = Verdict::Drop { owner: rank(7, 2) };
-        assert_eq!(forward[0], [owner.clone(), Verdict::Keep]);
-        assert_eq!(forward[1], [Verdict::Keep, Verdict::Keep]);
-        assert_eq!(forward[2], [Verdict::Keep, owner]);
-        let strict = kept(&[1, 0, 2], Mode::Strict);
-        assert_eq!(strict[1], [Verdict::Drop { owner: rank(8, 1) }, Verdict::Keep]);
-        // No publication time: nothing is dropped.
-        let index = Memory::default();
+        }
+        // Forgetting the owner (a story deleted or re-dated) gives the sentence back.
+        index.forget(&stories[1]);
+        index.forget(&stories[3]);
+        assert_eq!(index.decide(&stories[0], Mode::Normal), [Verdict::Keep, Verdict::Keep]);
         assert_eq!(
-            decide(&stories[0].1, scope, None, &index, Mode::Strict),
-            [Verdict::Keep, Verdict::Keep]
+            searchable_text(&stories[0].sentences, &index.decide(&stories[0], Mode::Normal)),
+            "Subscribe to our newsletter. The mayor resigned on Wednesday."
         );
     }
 
+    #[test]
+    fn sentences_in_scripts_without_spaces() {
+        assert_eq!(
+            split("今日は雨です。明日は晴れるでしょう！「本当？」と彼は言った。", Some("ja")),
+            ["今日は雨です。", "明日は晴れるでしょう！", "「本当？」と彼は言った。"]
+        );
+        assert_eq!(
+            split("他说：“我们走吧。”他们离开了。", Some("zh")),
+            ["他说：“我们走吧。”他们离开了。"]
+        );
+        assert_eq!(
+            split("我们走吧。“好的。” 他们离开了。", Some("zh")),
+            ["我们走吧。", "“好的。”", "他们离开了。"]
+        );
+        assert_eq!(
+            split("यह पहला वाक्य है। यह दूसरा है।", Some("hi")),
+            ["यह पहला वाक्य है।", "यह दूसरा है।"]
+        );
+        assert_eq!(split("هل أنت بخير؟ نعم، شكرا.", Some("ar")), ["هل أنت بخير؟", "نعم، شكرا."]);
+        assert_eq!(split("Line one.\r\n\r\nLine two.", None), ["Line one.", "Line two."]);
+    }
+
     proptest::proptest! {
+        /// Random stories over a small vocabulary: in normal mode exactly one story of a
+        /// (source, week) keeps each sentence, the earliest; in strict mode a sentence stays only
+        /// where no other story has it; the order of recording changes nothing.
+        #[test]
+        fn exactly_the_owner_keeps_each_sentence(
+            specs in proptest::collection::vec((0u64..2, 0u32..3, 0u32..40, proptest::collection::vec(0usize..6, 1..5)), 1..8),
+            seed in 0usize..1000,
+        ) {
+            const VOCABULARY: [&str; 6] = [
+                "Subscribe to our newsletter.", "Read more stories here.", "The mayor resigned.",
+                "Rain is expected.", "Roads will close.", "A bridge opened.",
+            ];
+            let stories: Vec<Story> = specs
+                .iter()
+                .enumerate()
+                .map(|(id, (source, day, hour, words))| {
+                    let text: Vec<&str> = words.iter().map(|&w| VOCABULARY[w]).collect();
+                    let published = format!("2024-05-{:02}T{:02}:00:00Z", 6 + day * 3, hour % 24);
+                    Story::new(*source, id as u64 + 1, &published, &text.join(" "))
+                })
+                .collect();
+            let mut index = Index::default();
+            stories.iter().for_each(|s| index.record(s));
+            let mut shuffled = Index::default();
+            // Another order: rotated, and reversed for odd seeds.
+            let mut order: Vec<usize> = (0..stories.len()).map(|i| (i + seed) % stories.len()).collect();
+            if seed % 2 == 1 {
+                order.reverse();
+            }
+            order.iter().for_each(|&i| shuffled.record(&stories[i]));
+            let mut keepers: HashMap<(u64, NaiveDate, String), Vec<Rank>> = HashMap::new();
+            for story in &stories {
+                let verdicts = index.decide(story, Mode::Normal);
+                proptest::prop_assert_eq!(&verdicts, &shuffled.decide(story, Mode::Normal));
+                let strict = index.decide(story, Mode::Strict);
+                for ((sentence, verdict), strict) in story.sentences.iter().zip(&verdicts).zip(&strict) {
+                    let key = (story.source, story.week(), sentence.clone());
+                    let holders = &index.0[&key];
+                    if *verdict == Verdict::Keep {
+                        keepers.entry(key).or_default().push(story.rank);
+                    } else {
+                        proptest::prop_assert_eq!(*verdict, Verdict::Drop { owner: *holders.first().unwrap() });
+                    }
+                    proptest::prop_assert_eq!(*strict == Verdict::Keep, holders.len() == 1);
+                }
+            }
+            for (key, ranks) in keepers {
+                proptest::prop_assert_eq!(ranks, vec![*index.0[&key].first().unwrap()]);
+            }
+        }
+
         #[test]
         fn splitting_never_panics_and_loses_no_words(text in "[a-zA-Z.?!\"'() \n…é中]{0,300}") {
             let sentences = split(&text, Some("en"));

@@ -2,8 +2,8 @@
 
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::{
-    big_integer, big_integer_null, big_pk_auto, blob_null, date, date_null, double, double_null,
-    integer, integer_null, text, text_null, timestamp_with_time_zone,
+    big_integer, big_integer_null, big_pk_auto, blob_null, boolean, date, date_null, double,
+    double_null, integer, integer_null, text, text_null, timestamp_with_time_zone,
     timestamp_with_time_zone_null,
 };
 
@@ -102,6 +102,7 @@ enum Stories {
     Title,
     NormalizedTitle,
     Text,
+    SearchableText,
     Language,
     Authors,
     PublishedAt,
@@ -109,6 +110,16 @@ enum Stories {
     Provenance,
     ExtractorVersion,
     CreatedAt,
+}
+
+#[derive(DeriveIden)]
+enum RemovedSentences {
+    Table,
+    Id,
+    StoryId,
+    Position,
+    Sentence,
+    OwnerStoryId,
 }
 
 #[derive(DeriveIden)]
@@ -131,6 +142,7 @@ enum Sentences {
     Hash,
     FirstStoryId,
     FirstPublishedAt,
+    Shared,
 }
 
 #[derive(DeriveIden)]
@@ -373,6 +385,7 @@ impl MigrationTrait for Migration {
                     .col(text_null(Stories::Title))
                     .col(text_null(Stories::NormalizedTitle))
                     .col(text(Stories::Text))
+                    .col(text_null(Stories::SearchableText))
                     .col(text_null(Stories::Language))
                     .col(text(Stories::Authors))
                     .col(timestamp_with_time_zone_null(Stories::PublishedAt))
@@ -452,6 +465,7 @@ impl MigrationTrait for Migration {
                     .col(big_integer(Sentences::Hash))
                     .col(big_integer(Sentences::FirstStoryId))
                     .col(timestamp_with_time_zone(Sentences::FirstPublishedAt))
+                    .col(boolean(Sentences::Shared).default(false))
                     .foreign_key(&mut cascade(
                         Sentences::Table,
                         Sentences::SourceId,
@@ -474,6 +488,40 @@ impl MigrationTrait for Migration {
                     .col(Sentences::WeekStart)
                     .col(Sentences::Hash)
                     .unique()
+                    .take(),
+            )
+            .await?;
+
+        manager
+            .create_table(
+                Table::create()
+                    .table(RemovedSentences::Table)
+                    .if_not_exists()
+                    .col(big_pk_auto(RemovedSentences::Id))
+                    .col(big_integer(RemovedSentences::StoryId))
+                    .col(integer(RemovedSentences::Position))
+                    .col(text(RemovedSentences::Sentence))
+                    .col(big_integer(RemovedSentences::OwnerStoryId))
+                    .foreign_key(&mut cascade(
+                        RemovedSentences::Table,
+                        RemovedSentences::StoryId,
+                        Stories::Table,
+                        Stories::Id,
+                    ))
+                    .foreign_key(&mut cascade(
+                        RemovedSentences::Table,
+                        RemovedSentences::OwnerStoryId,
+                        Stories::Table,
+                        Stories::Id,
+                    ))
+                    .take(),
+            )
+            .await?;
+        manager
+            .create_index(
+                index("idx_removed_sentences_story", RemovedSentences::Table)
+                    .col(RemovedSentences::StoryId)
+                    .col(RemovedSentences::Position)
                     .take(),
             )
             .await?;
@@ -582,6 +630,7 @@ impl MigrationTrait for Migration {
             ClusterMembers::Table.into_iden(),
             StoryClusters::Table.into_iden(),
             DuplicateLinks::Table.into_iden(),
+            RemovedSentences::Table.into_iden(),
             Sentences::Table.into_iden(),
             StoryUrls::Table.into_iden(),
             Stories::Table.into_iden(),

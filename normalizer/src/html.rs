@@ -52,12 +52,9 @@ fn decode_once(text: &str) -> Cow<'_, str> {
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
         let after = &rest[amp + 1..];
-        match reference(after) {
+        match scan_reference(after).0 {
             Some((decoded, used)) => {
-                match decoded {
-                    DecodedText::Char(c) => out.push(c),
-                    DecodedText::Str(s) => out.push_str(s),
-                }
+                out.push(decoded);
                 rest = &after[used..];
                 changed = true;
             }
@@ -71,8 +68,9 @@ fn decode_once(text: &str) -> Cow<'_, str> {
     if changed { Cow::Owned(out) } else { Cow::Borrowed(text) }
 }
 
-/// A decoded character reference and how many bytes after the `&` it used.
-fn reference(after: &str) -> Option<(DecodedText, usize)> {
+/// A decoded character reference and how many bytes after the `&` it used, and where the reference's
+/// name or digits end (the byte there, if any, was looked at to decide; a `;` there is used).
+pub(crate) fn scan_reference(after: &str) -> (Option<(char, usize)>, usize) {
     let bytes = after.as_bytes();
     if bytes.first() == Some(&b'#') {
         let (digits_start, radix) = match bytes.get(1) {
@@ -83,10 +81,10 @@ fn reference(after: &str) -> Option<(DecodedText, usize)> {
             .iter()
             .take_while(|b| if radix == 16 { b.is_ascii_hexdigit() } else { b.is_ascii_digit() })
             .count();
-        if digits == 0 {
-            return None;
-        }
         let end = digits_start + digits;
+        if digits == 0 {
+            return (None, end);
+        }
         // More than eight digits is out of range whatever they say.
         let value = if digits > 8 {
             u32::MAX
@@ -94,27 +92,22 @@ fn reference(after: &str) -> Option<(DecodedText, usize)> {
             u32::from_str_radix(&after[digits_start..end], radix).unwrap_or(u32::MAX)
         };
         let used = if bytes.get(end) == Some(&b';') { end + 1 } else { end };
-        return Some((DecodedText::Char(numeric(value)), used));
+        return (Some((numeric(value), used)), end);
     }
     let name_len = bytes.iter().take_while(|b| b.is_ascii_alphanumeric()).count();
     if name_len == 0 {
-        return None;
+        return (None, 0);
     }
     let name = &after[..name_len];
     if bytes.get(name_len) == Some(&b';') {
-        return named(name).map(|d| (d, name_len + 1));
+        return (named(name).map(|d| (d, name_len + 1)), name_len);
     }
     // The few references that HTML also accepts without a semicolon, when they stand alone.
-    match name {
+    let decoded = match name {
         "amp" | "lt" | "gt" | "quot" | "nbsp" => named(name).map(|d| (d, name_len)),
         _ => None,
-    }
-}
-
-/// Decoded text of one reference.
-enum DecodedText {
-    Char(char),
-    Str(&'static str),
+    };
+    (decoded, name_len)
 }
 
 /// A numeric reference's character, with the HTML standard's Windows-1252 repair for 128 to 159.
@@ -133,65 +126,146 @@ fn numeric(value: u32) -> char {
     }
 }
 
-/// Named references: the markup five, Latin-1 (in code point order from U+00A0), and common punctuation.
-fn named(name: &str) -> Option<DecodedText> {
-    const LATIN1: [&str; 96] = [
-        "nbsp", "iexcl", "cent", "pound", "curren", "yen", "brvbar", "sect", "uml", "copy", "ordf",
-        "laquo", "not", "shy", "reg", "macr", "deg", "plusmn", "sup2", "sup3", "acute", "micro",
-        "para", "middot", "cedil", "sup1", "ordm", "raquo", "frac14", "frac12", "frac34", "iquest",
-        "Agrave", "Aacute", "Acirc", "Atilde", "Auml", "Aring", "AElig", "Ccedil", "Egrave",
-        "Eacute", "Ecirc", "Euml", "Igrave", "Iacute", "Icirc", "Iuml", "ETH", "Ntilde", "Ograve",
-        "Oacute", "Ocirc", "Otilde", "Ouml", "times", "Oslash", "Ugrave", "Uacute", "Ucirc",
-        "Uuml", "Yacute", "THORN", "szlig", "agrave", "aacute", "acirc", "atilde", "auml", "aring",
-        "aelig", "ccedil", "egrave", "eacute", "ecirc", "euml", "igrave", "iacute", "icirc",
-        "iuml", "eth", "ntilde", "ograve", "oacute", "ocirc", "otilde", "ouml", "divide", "oslash",
-        "ugrave", "uacute", "ucirc", "uuml", "yacute", "thorn", "yuml",
-    ];
-    const OTHER: &[(&str, &str)] = &[
-        ("amp", "&"),
-        ("lt", "<"),
-        ("gt", ">"),
-        ("quot", "\""),
-        ("apos", "'"),
-        ("OElig", "\u{0152}"),
-        ("oelig", "\u{0153}"),
-        ("Scaron", "\u{0160}"),
-        ("scaron", "\u{0161}"),
-        ("Yuml", "\u{0178}"),
-        ("fnof", "\u{0192}"),
-        ("circ", "\u{02C6}"),
-        ("tilde", "\u{02DC}"),
-        ("ensp", "\u{2002}"),
-        ("emsp", "\u{2003}"),
-        ("thinsp", "\u{2009}"),
-        ("zwnj", "\u{200C}"),
-        ("zwj", "\u{200D}"),
-        ("ndash", "\u{2013}"),
-        ("mdash", "\u{2014}"),
-        ("lsquo", "\u{2018}"),
-        ("rsquo", "\u{2019}"),
-        ("sbquo", "\u{201A}"),
-        ("ldquo", "\u{201C}"),
-        ("rdquo", "\u{201D}"),
-        ("bdquo", "\u{201E}"),
-        ("dagger", "\u{2020}"),
-        ("Dagger", "\u{2021}"),
-        ("bull", "\u{2022}"),
-        ("hellip", "\u{2026}"),
-        ("permil", "\u{2030}"),
-        ("prime", "\u{2032}"),
-        ("lsaquo", "\u{2039}"),
-        ("rsaquo", "\u{203A}"),
-        ("euro", "\u{20AC}"),
-        ("trade", "\u{2122}"),
-        ("larr", "\u{2190}"),
-        ("rarr", "\u{2192}"),
-        ("minus", "\u{2212}"),
-    ];
-    if let Some(i) = LATIN1.iter().position(|n| *n == name) {
-        return char::from_u32(0xA0 + i as u32).map(DecodedText::Char);
-    }
-    OTHER.iter().find(|(n, _)| *n == name).map(|(_, s)| DecodedText::Str(s))
+/// Named references: the markup five, Latin-1 (U+00A0 to U+00FF), and common punctuation.
+fn named(name: &str) -> Option<char> {
+    Some(match name {
+        "nbsp" => '\u{00A0}',
+        "iexcl" => '\u{00A1}',
+        "cent" => '\u{00A2}',
+        "pound" => '\u{00A3}',
+        "curren" => '\u{00A4}',
+        "yen" => '\u{00A5}',
+        "brvbar" => '\u{00A6}',
+        "sect" => '\u{00A7}',
+        "uml" => '\u{00A8}',
+        "copy" => '\u{00A9}',
+        "ordf" => '\u{00AA}',
+        "laquo" => '\u{00AB}',
+        "not" => '\u{00AC}',
+        "shy" => '\u{00AD}',
+        "reg" => '\u{00AE}',
+        "macr" => '\u{00AF}',
+        "deg" => '\u{00B0}',
+        "plusmn" => '\u{00B1}',
+        "sup2" => '\u{00B2}',
+        "sup3" => '\u{00B3}',
+        "acute" => '\u{00B4}',
+        "micro" => '\u{00B5}',
+        "para" => '\u{00B6}',
+        "middot" => '\u{00B7}',
+        "cedil" => '\u{00B8}',
+        "sup1" => '\u{00B9}',
+        "ordm" => '\u{00BA}',
+        "raquo" => '\u{00BB}',
+        "frac14" => '\u{00BC}',
+        "frac12" => '\u{00BD}',
+        "frac34" => '\u{00BE}',
+        "iquest" => '\u{00BF}',
+        "Agrave" => '\u{00C0}',
+        "Aacute" => '\u{00C1}',
+        "Acirc" => '\u{00C2}',
+        "Atilde" => '\u{00C3}',
+        "Auml" => '\u{00C4}',
+        "Aring" => '\u{00C5}',
+        "AElig" => '\u{00C6}',
+        "Ccedil" => '\u{00C7}',
+        "Egrave" => '\u{00C8}',
+        "Eacute" => '\u{00C9}',
+        "Ecirc" => '\u{00CA}',
+        "Euml" => '\u{00CB}',
+        "Igrave" => '\u{00CC}',
+        "Iacute" => '\u{00CD}',
+        "Icirc" => '\u{00CE}',
+        "Iuml" => '\u{00CF}',
+        "ETH" => '\u{00D0}',
+        "Ntilde" => '\u{00D1}',
+        "Ograve" => '\u{00D2}',
+        "Oacute" => '\u{00D3}',
+        "Ocirc" => '\u{00D4}',
+        "Otilde" => '\u{00D5}',
+        "Ouml" => '\u{00D6}',
+        "times" => '\u{00D7}',
+        "Oslash" => '\u{00D8}',
+        "Ugrave" => '\u{00D9}',
+        "Uacute" => '\u{00DA}',
+        "Ucirc" => '\u{00DB}',
+        "Uuml" => '\u{00DC}',
+        "Yacute" => '\u{00DD}',
+        "THORN" => '\u{00DE}',
+        "szlig" => '\u{00DF}',
+        "agrave" => '\u{00E0}',
+        "aacute" => '\u{00E1}',
+        "acirc" => '\u{00E2}',
+        "atilde" => '\u{00E3}',
+        "auml" => '\u{00E4}',
+        "aring" => '\u{00E5}',
+        "aelig" => '\u{00E6}',
+        "ccedil" => '\u{00E7}',
+        "egrave" => '\u{00E8}',
+        "eacute" => '\u{00E9}',
+        "ecirc" => '\u{00EA}',
+        "euml" => '\u{00EB}',
+        "igrave" => '\u{00EC}',
+        "iacute" => '\u{00ED}',
+        "icirc" => '\u{00EE}',
+        "iuml" => '\u{00EF}',
+        "eth" => '\u{00F0}',
+        "ntilde" => '\u{00F1}',
+        "ograve" => '\u{00F2}',
+        "oacute" => '\u{00F3}',
+        "ocirc" => '\u{00F4}',
+        "otilde" => '\u{00F5}',
+        "ouml" => '\u{00F6}',
+        "divide" => '\u{00F7}',
+        "oslash" => '\u{00F8}',
+        "ugrave" => '\u{00F9}',
+        "uacute" => '\u{00FA}',
+        "ucirc" => '\u{00FB}',
+        "uuml" => '\u{00FC}',
+        "yacute" => '\u{00FD}',
+        "thorn" => '\u{00FE}',
+        "yuml" => '\u{00FF}',
+        "amp" => '&',
+        "lt" => '<',
+        "gt" => '>',
+        "quot" => '"',
+        "apos" => '\'',
+        "OElig" => '\u{0152}',
+        "oelig" => '\u{0153}',
+        "Scaron" => '\u{0160}',
+        "scaron" => '\u{0161}',
+        "Yuml" => '\u{0178}',
+        "fnof" => '\u{0192}',
+        "circ" => '\u{02C6}',
+        "tilde" => '\u{02DC}',
+        "ensp" => '\u{2002}',
+        "emsp" => '\u{2003}',
+        "thinsp" => '\u{2009}',
+        "zwnj" => '\u{200C}',
+        "zwj" => '\u{200D}',
+        "ndash" => '\u{2013}',
+        "mdash" => '\u{2014}',
+        "lsquo" => '\u{2018}',
+        "rsquo" => '\u{2019}',
+        "sbquo" => '\u{201A}',
+        "ldquo" => '\u{201C}',
+        "rdquo" => '\u{201D}',
+        "bdquo" => '\u{201E}',
+        "dagger" => '\u{2020}',
+        "Dagger" => '\u{2021}',
+        "bull" => '\u{2022}',
+        "hellip" => '\u{2026}',
+        "permil" => '\u{2030}',
+        "prime" => '\u{2032}',
+        "lsaquo" => '\u{2039}',
+        "rsaquo" => '\u{203A}',
+        "euro" => '\u{20AC}',
+        "trade" => '\u{2122}',
+        "larr" => '\u{2190}',
+        "rarr" => '\u{2192}',
+        "minus" => '\u{2212}',
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -36,7 +36,7 @@ const HOME_WORDS: &[&str] =
 /// ```
 pub fn normalized_title(title: &str, source_name: Option<&str>) -> String {
     let source = source_name.map(source_key).filter(|s| !s.is_empty());
-    key_from_parts(TitleParts::new(title), source.as_deref())
+    key_text(title, source.as_deref())
 }
 
 /// The title key, or `None` when the title cannot identify a story and must never be matched on.
@@ -45,7 +45,7 @@ pub fn normalized_title(title: &str, source_name: Option<&str>) -> String {
 /// the source's own name.
 pub fn title_key(title: &str, source_name: Option<&str>) -> Option<String> {
     let source = source_name.map(source_key).filter(|s| !s.is_empty());
-    let key = key_from_parts(TitleParts::new(title), source.as_deref());
+    let key = key_text(title, source.as_deref());
     let useless = key.is_empty()
         || PLACEHOLDER_KEYS.contains(&key.as_str())
         || source.as_deref() == Some(key.as_str());
@@ -107,101 +107,109 @@ pub fn clean_title(html_title: &str, source_name: Option<&str>) -> String {
 
 /// The key of a source name: its folded text, separators kept (the reference's `media_id = 0` case).
 fn source_key(name: &str) -> String {
-    TitleParts::new(name).text
+    fast::with_folded(name, |text, _| String::from_utf8(text.to_vec()).ok())
+        .flatten()
+        .unwrap_or_else(|| TitleParts::general(name).text)
 }
 
-/// Byte classes of ASCII for [`TitleParts::from_ascii`].
-const DROP_BYTE: u8 = 0;
-const COPY_BYTE: u8 = 1;
-const UPPER_BYTE: u8 = 2;
-const SPACE_BYTE: u8 = 3;
-const SEPARATOR_BYTE: u8 = 4;
-const DASH_BYTE: u8 = 5;
-const ASCII_CLASS: [u8; 256] = {
-    let mut table = [DROP_BYTE; 256];
-    let mut b = 0;
-    while b < 128 {
-        table[b] = match b as u8 {
-            b'a'..=b'z' | b'0'..=b'9' => COPY_BYTE,
-            b'A'..=b'Z' => UPPER_BYTE,
-            // The characters `char::is_whitespace` accepts in ASCII.
-            b' ' | b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r' => SPACE_BYTE,
-            b':' | b'|' => SEPARATOR_BYTE,
-            b'-' => DASH_BYTE,
-            _ => DROP_BYTE,
-        };
-        b += 1;
+/// The key of a title: [`choose_key`] on its parts, and again after dropping parts equal to the source.
+///
+/// Most titles take the one-pass folder of [`fast`]; the others take [`TitleParts::general`], which
+/// spells the rules out step by step (and which tests compare the folder with).
+fn key_text(title: &str, source: Option<&str>) -> String {
+    let rebuilt = match key_from(title, source, true) {
+        Key::Text(key) => return key,
+        Key::Rebuild(joined) => joined,
+    };
+    match key_from(&rebuilt, source, false) {
+        Key::Text(key) | Key::Rebuild(key) => key,
     }
-    table
-};
-
-/// Eight copies of a byte in a word, for the word-at-a-time scans below.
-const fn splat(b: u8) -> u64 {
-    u64::from_ne_bytes([b; 8])
 }
 
-/// Whether ASCII text has no `<` and no `&` either, so needs neither tag stripping nor decoding.
-fn is_plain_ascii(bytes: &[u8]) -> bool {
-    // A byte of `x` is zero exactly where `(x - 1) & !x` has its high bit set (no false positives
-    // below the first zero byte, which is all `any` needs).
-    let has_zero = |x: u64| x.wrapping_sub(splat(1)) & !x & splat(0x80) != 0;
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let w = u64::from_ne_bytes([
-            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
-        ]);
-        if w & splat(0x80) != 0 || has_zero(w ^ splat(b'<')) || has_zero(w ^ splat(b'&')) {
-            return false;
+#[inline]
+fn key_from(title: &str, source: Option<&str>, drop_source: bool) -> Key {
+    let source = source.map(str::as_bytes);
+    fast::with_folded(title, |text, ranges| choose_key(text, ranges, source, drop_source))
+        .flatten()
+        .unwrap_or_else(|| {
+            let parts = TitleParts::general(title);
+            choose_key(parts.text.as_bytes(), &parts.ranges, source, drop_source)
+                .unwrap_or(Key::Text(String::new()))
+        })
+}
+
+/// The outcome of [`choose_key`].
+enum Key {
+    Text(String),
+    /// The title's parts other than the source's name, joined, to be split again.
+    Rebuild(String),
+}
+
+/// The key from a title's folded text and parts: with `drop_source`, parts equal to the source go
+/// first; then the longest part is the key if it has at least 32 characters and is not the source, else
+/// the whole text. `None` only if `text` is not UTF-8 (it always is).
+#[inline]
+fn choose_key(
+    text: &[u8],
+    ranges: &Ranges,
+    source: Option<&[u8]>,
+    drop_source: bool,
+) -> Option<Key> {
+    let part = |i: usize| {
+        let (a, b) = ranges.get(i);
+        text.get(a..b).unwrap_or_default()
+    };
+    let owned = |bytes: &[u8]| std::str::from_utf8(bytes).ok().map(str::to_owned);
+    if drop_source
+        && let Some(source) = source
+        && ranges.len() > 1
+        && (0..ranges.len()).any(|i| part(i) == source)
+    {
+        let kept: Vec<&[u8]> = (0..ranges.len()).map(part).filter(|p| *p != source).collect();
+        if kept.is_empty() {
+            return owned(source).map(Key::Text);
+        }
+        return owned(&kept.join(SEPARATOR.as_bytes())).map(Key::Rebuild);
+    }
+    if ranges.len() < 2 {
+        return owned(text).map(Key::Text);
+    }
+    let mut longest = 0;
+    let mut longest_chars = 0;
+    for i in 0..ranges.len() {
+        let n = ranges.chars(i);
+        if n > longest_chars {
+            longest = i;
+            longest_chars = n;
         }
     }
-    chunks.remainder().iter().all(|&b| b.is_ascii() && b != b'<' && b != b'&')
-}
-
-/// The length of the run of lower-case ASCII letters and digits at the start of ASCII text.
-fn copy_run_len(bytes: &[u8]) -> usize {
-    // For ASCII bytes `x`, `x + (0x80 - lo)` has its high bit set exactly when `x >= lo`, and no byte
-    // carries into the next; so a word holds eight range checks.
-    let at_least = |w: u64, lo: u8| w.wrapping_add(splat(0x80 - lo)) & splat(0x80);
-    let mut done = 0;
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let w = u64::from_le_bytes([
-            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
-        ]);
-        let letter = at_least(w, b'a') & !at_least(w, b'z' + 1);
-        let digit = at_least(w, b'0') & !at_least(w, b'9' + 1);
-        let other = !(letter | digit) & splat(0x80);
-        if other != 0 {
-            return done + (other.trailing_zeros() / 8) as usize;
-        }
-        done += 8;
+    if longest_chars < KEY_PART_MIN_CHARS || source == Some(part(longest)) {
+        return owned(text).map(Key::Text);
     }
-    done + chunks
-        .remainder()
-        .iter()
-        .take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        .count()
+    owned(part(longest)).map(Key::Text)
 }
 
-/// A title folded and split: `text` holds the parts joined by [`SEPARATOR`], `ranges` where each is.
+/// A title folded and split by the general path: `text` holds the parts joined by [`SEPARATOR`],
+/// `ranges` where each is.
 struct TitleParts {
     text: String,
     ranges: Ranges,
 }
 
-/// Byte ranges of a title's parts: the first few inline, since most titles have one to three parts.
+/// Byte ranges of a title's parts and their lengths in characters: the first few inline, since most
+/// titles have one to three parts.
 #[derive(Default)]
 struct Ranges {
-    inline: [(usize, usize); 6],
+    inline: [(usize, usize, usize); 6],
     len: usize,
-    more: Vec<(usize, usize)>,
+    more: Vec<(usize, usize, usize)>,
 }
 
 impl Ranges {
-    fn push(&mut self, range: (usize, usize)) {
+    fn push(&mut self, start: usize, end: usize, chars: usize) {
         match self.inline.get_mut(self.len) {
-            Some(slot) => *slot = range,
-            None => self.more.push(range),
+            Some(slot) => *slot = (start, end, chars),
+            None => self.more.push((start, end, chars)),
         }
         self.len += 1;
     }
@@ -210,78 +218,38 @@ impl Ranges {
         self.len
     }
 
-    fn get(&self, i: usize) -> (usize, usize) {
+    fn entry(&self, i: usize) -> (usize, usize, usize) {
         self.inline.get(i).copied().unwrap_or_else(|| self.more[i - self.inline.len()])
+    }
+
+    /// The byte range of part `i`.
+    fn get(&self, i: usize) -> (usize, usize) {
+        let (a, b, _) = self.entry(i);
+        (a, b)
+    }
+
+    /// The length of part `i` in characters.
+    fn chars(&self, i: usize) -> usize {
+        self.entry(i).2
     }
 
     /// Where the text of the last part ends (0 with no parts).
     fn end(&self) -> usize {
         self.len.checked_sub(1).map_or(0, |i| self.get(i).1)
     }
+
+    #[cfg(test)]
+    fn to_vec(&self) -> Vec<(usize, usize, usize)> {
+        (0..self.len).map(|i| self.entry(i)).collect()
+    }
 }
 
 impl TitleParts {
-    fn new(title: &str) -> TitleParts {
-        if is_plain_ascii(title.as_bytes()) {
-            return TitleParts::from_ascii(title);
-        }
+    /// The rules step by step: tags, references (twice), NFKC and case folding, then the parts.
+    fn general(title: &str) -> TitleParts {
         let stripped = html::strip_tags(title);
         let decoded = html::decode_entities(&stripped);
-        if decoded.is_ascii() {
-            return TitleParts::from_ascii(&decoded);
-        }
         TitleParts::from_folded(&fold::fold_chars(&decoded, false))
-    }
-
-    /// What [`TitleParts::from_folded`] does, for ASCII text (most titles), copying runs of
-    /// lower-case letters and digits at once.
-    fn from_ascii(input: &str) -> TitleParts {
-        let bytes = input.as_bytes();
-        let mut text = String::with_capacity(bytes.len());
-        let mut ranges = Ranges::default();
-        let mut part_start = 0;
-        let mut pending_space = false;
-        let mut i = 0;
-        // In ASCII every character is one byte, separators included, so bytes count characters.
-        while i < bytes.len() && text.len() < MAX_KEY_CHARS {
-            let class = ASCII_CLASS[usize::from(bytes[i])];
-            if class == COPY_BYTE || class == UPPER_BYTE {
-                if pending_space {
-                    text.push(' ');
-                    pending_space = false;
-                }
-                if class == UPPER_BYTE {
-                    text.push(char::from(bytes[i].to_ascii_lowercase()));
-                    i += 1;
-                }
-                let run = copy_run_len(&bytes[i..]);
-                let end = i + run.min(MAX_KEY_CHARS.saturating_sub(text.len()));
-                text.push_str(&input[i..end]);
-                i = end;
-                continue;
-            }
-            let separator = class == SEPARATOR_BYTE
-                || (class == DASH_BYTE
-                    && bytes
-                        .get(i + 1)
-                        .is_some_and(|&n| ASCII_CLASS[usize::from(n)] == SPACE_BYTE));
-            if separator {
-                if text.len() > part_start {
-                    ranges.push((part_start, text.len()));
-                    text.push_str(SEPARATOR);
-                    part_start = text.len();
-                }
-                pending_space = false;
-            } else if class == SPACE_BYTE {
-                pending_space = text.len() > part_start;
-            }
-            i += 1;
-        }
-        if text.len() > part_start {
-            ranges.push((part_start, text.len()));
-        }
-        text.truncate(ranges.end());
-        TitleParts { text, ranges }
     }
 
     /// Splits folded text into parts, dropping punctuation and symbols and collapsing whitespace.
@@ -320,7 +288,7 @@ impl TitleParts {
             attached = keep;
             if separator {
                 if close_part(&mut text, part_start, dropped) {
-                    ranges.push((part_start, text.len()));
+                    ranges.push(part_start, text.len(), text[part_start..].chars().count());
                     text.push_str(SEPARATOR);
                     emitted += SEPARATOR.len();
                     part_start = text.len();
@@ -343,15 +311,10 @@ impl TitleParts {
             }
         }
         if close_part(&mut text, part_start, dropped) {
-            ranges.push((part_start, text.len()));
+            ranges.push(part_start, text.len(), text[part_start..].chars().count());
         }
         text.truncate(ranges.end());
         TitleParts { text, ranges }
-    }
-
-    fn part(&self, i: usize) -> &str {
-        let (a, b) = self.ranges.get(i);
-        &self.text[a..b]
     }
 }
 
@@ -373,39 +336,6 @@ fn close_part(text: &mut String, start: usize, dropped: bool) -> bool {
         text.push_str(&normalized);
     }
     true
-}
-
-fn key_from_parts(mut parts: TitleParts, source: Option<&str>) -> String {
-    if let Some(source) = source
-        && parts.ranges.len() > 1
-        && (0..parts.ranges.len()).any(|i| parts.part(i) == source)
-    {
-        let kept: Vec<&str> =
-            (0..parts.ranges.len()).map(|i| parts.part(i)).filter(|p| *p != source).collect();
-        if kept.is_empty() {
-            return source.to_owned();
-        }
-        parts = TitleParts::new(&kept.join(SEPARATOR));
-    }
-    if parts.ranges.len() < 2 {
-        return parts.text;
-    }
-    let mut longest = 0;
-    let mut longest_chars = 0;
-    for i in 0..parts.ranges.len() {
-        let n = parts.part(i).chars().count();
-        if n > longest_chars {
-            longest = i;
-            longest_chars = n;
-        }
-    }
-    if longest_chars < KEY_PART_MIN_CHARS || source == Some(parts.part(longest)) {
-        return parts.text;
-    }
-    let (a, b) = parts.ranges.get(longest);
-    parts.text.truncate(b);
-    parts.text.drain(..a);
-    parts.text
 }
 
 /// One piece of a display title: a byte range of the cleaned title, and whether a ` : ` precedes it.
@@ -496,6 +426,9 @@ fn compare_key(text: &str) -> String {
 fn is_home(part: &str) -> bool {
     HOME_WORDS.contains(&compare_key(part).as_str())
 }
+
+mod chars;
+mod fast;
 
 #[cfg(test)]
 mod tests;

@@ -12,8 +12,10 @@ use sea_orm::{
     QueryOrder, Set, TransactionTrait,
 };
 
+use sea_orm::sea_query::Expr;
+
 use crate::Archive;
-use crate::entity::{story, story_url};
+use crate::entity::{removed_sentence, story, story_url};
 use crate::error::{Context as _, Error, Result};
 use crate::json;
 use crate::sources::inserted_row;
@@ -58,6 +60,9 @@ pub struct Story {
     pub id: i64,
     /// The fields as inserted.
     pub story: NewStory,
+    /// The text without the sentences its source repeated that week (see [`set_sentence_removal`]);
+    /// `None` when nothing was removed, and the text is then searchable as it is.
+    pub searchable_text: Option<String>,
     /// When it was inserted.
     pub created_at: DateTime<Utc>,
 }
@@ -84,6 +89,7 @@ impl TryFrom<story::Model> for Story {
                 provenance: json::decode(&row.provenance, "story provenance")?,
                 extractor_version: row.extractor_version,
             },
+            searchable_text: row.searchable_text,
             created_at: row.created_at,
         })
     }
@@ -193,6 +199,7 @@ pub async fn insert(archive: &Archive, new: &NewStory) -> Result<Inserted> {
         title: Set(new.title.clone()),
         normalized_title: Set(new.normalized_title.clone()),
         text: Set(new.text.clone()),
+        searchable_text: Set(None),
         language: Set(new.language.clone()),
         authors: Set(json::encode(&new.authors)),
         published_at: Set(new.published_at),
@@ -254,6 +261,75 @@ async fn insert_url(
         .doing("reading a story URL")?
         .ok_or_else(|| Error::NotFound { what: format!("story URL {url}") })?;
     Ok((StoryUrl::try_from(stored)?, inserted_row(&result)))
+}
+
+/// A sentence taken out of a story's searchable text because an earlier story of the same source
+/// and week has it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemovedSentence {
+    /// Its position among the story's sentences.
+    pub position: i32,
+    /// The sentence.
+    pub sentence: String,
+    /// The story that keeps it.
+    pub owner_story_id: i64,
+}
+
+/// Records a story's sentence removal: its searchable text (`None`: nothing removed) and the
+/// sentences removed, replacing what was recorded before. The story's `text` is never changed.
+pub async fn set_sentence_removal(
+    archive: &Archive,
+    story_id: i64,
+    searchable_text: Option<&str>,
+    removed: &[RemovedSentence],
+) -> Result<()> {
+    let txn = archive.db.begin().await.doing("starting a transaction")?;
+    let result = story::Entity::update_many()
+        .col_expr(story::Column::SearchableText, Expr::value(searchable_text.map(str::to_owned)))
+        .filter(story::Column::Id.eq(story_id))
+        .exec(&txn)
+        .await
+        .doing("recording a story's searchable text")?;
+    if result.rows_affected == 0 {
+        return Err(Error::NotFound { what: format!("story {story_id}") });
+    }
+    removed_sentence::Entity::delete_many()
+        .filter(removed_sentence::Column::StoryId.eq(story_id))
+        .exec(&txn)
+        .await
+        .doing("clearing removed sentences")?;
+    for chunk in removed.chunks(200) {
+        let rows = chunk.iter().map(|removed| removed_sentence::ActiveModel {
+            id: NotSet,
+            story_id: Set(story_id),
+            position: Set(removed.position),
+            sentence: Set(removed.sentence.clone()),
+            owner_story_id: Set(removed.owner_story_id),
+        });
+        removed_sentence::Entity::insert_many(rows)
+            .exec_without_returning(&txn)
+            .await
+            .doing("recording removed sentences")?;
+    }
+    txn.commit().await.doing("committing removed sentences")?;
+    Ok(())
+}
+
+/// The sentences removed from a story, in position order.
+pub async fn removed_sentences(archive: &Archive, story_id: i64) -> Result<Vec<RemovedSentence>> {
+    Ok(removed_sentence::Entity::find()
+        .filter(removed_sentence::Column::StoryId.eq(story_id))
+        .order_by_asc(removed_sentence::Column::Position)
+        .all(&archive.db)
+        .await
+        .doing("reading removed sentences")?
+        .into_iter()
+        .map(|row| RemovedSentence {
+            position: row.position,
+            sentence: row.sentence,
+            owner_story_id: row.owner_story_id,
+        })
+        .collect())
 }
 
 /// Records that `url` leads to a story. Recording a URL again is a no-op; the returned row says

@@ -10,6 +10,7 @@ pub(crate) mod feed;
 pub(crate) mod fetch;
 pub(crate) mod frontier;
 pub(crate) mod media_source;
+pub(crate) mod removed_sentence;
 pub(crate) mod sentence;
 pub(crate) mod story;
 pub(crate) mod story_cluster;

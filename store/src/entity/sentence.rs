@@ -12,6 +12,7 @@ pub struct Model {
     pub hash: i64,
     pub first_story_id: i64,
     pub first_published_at: DateTimeUtc,
+    pub shared: bool,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -15,6 +15,7 @@ pub struct Model {
     pub title: Option<String>,
     pub normalized_title: Option<String>,
     pub text: String,
+    pub searchable_text: Option<String>,
     pub language: Option<String>,
     pub authors: String,
     pub published_at: Option<DateTimeUtc>,

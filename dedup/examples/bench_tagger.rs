@@ -1,0 +1,82 @@
+//! Measures tagging speed of the shipped models, single-threaded, on CoNLL-U files.
+//!
+//! ```sh
+//! cargo run --release -p dedup --example bench_tagger -- en /path/to/en_ewt-ud-dev.conllu
+//! ```
+//!
+//! Tags every sentence of the files (gold tokenisation) repeatedly for at least two seconds and
+//! prints tokens per second, then the same for raw text through `Tagger::tag_text`.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use dedup::tagger::Tagger;
+use dedup::tagger::conllu::{self, Line};
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let (Some(language), files) = (args.next(), args.collect::<Vec<_>>()) else {
+        eprintln!("usage: bench_tagger LANG FILE.conllu...");
+        return ExitCode::FAILURE;
+    };
+    let mut sentences: Vec<Vec<String>> = Vec::new();
+    let mut texts: Vec<String> = Vec::new();
+    for file in &files {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            eprintln!("error: cannot read {file}");
+            return ExitCode::FAILURE;
+        };
+        let mut words = Vec::new();
+        for line in text.lines() {
+            match conllu::parse_line(line) {
+                Ok(Line::Word(fields)) => words.push(fields.form().to_owned()),
+                Ok(Line::Blank) if !words.is_empty() => sentences.push(std::mem::take(&mut words)),
+                Ok(Line::Comment(comment)) => {
+                    if let Some(text) = comment.trim().strip_prefix("text =") {
+                        texts.push(text.trim().to_owned());
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !words.is_empty() {
+            sentences.push(words);
+        }
+    }
+    let tagger = Tagger::for_language(&language);
+    let sentences: Vec<Vec<&str>> =
+        sentences.iter().map(|s| s.iter().map(String::as_str).collect()).collect();
+    let tokens: usize = sentences.iter().map(Vec::len).sum();
+    let (mut rounds, start) = (0_u64, Instant::now());
+    let mut checksum = 0_usize;
+    while start.elapsed() < Duration::from_secs(2) {
+        for sentence in &sentences {
+            checksum += tagger.tag(sentence).len();
+        }
+        rounds += 1;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    println!(
+        "{language} ({:?}): {:.0} tokens/s tagging {} sentences, {tokens} tokens, {rounds} rounds",
+        tagger.method(),
+        (tokens as u64 * rounds) as f64 / seconds,
+        sentences.len()
+    );
+    let document = texts.join(" ");
+    let (mut rounds, start) = (0_u64, Instant::now());
+    let mut raw_tokens = 0;
+    while start.elapsed() < Duration::from_secs(2) {
+        raw_tokens = tagger.tag_text(&document).len();
+        checksum += raw_tokens;
+        rounds += 1;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    println!(
+        "{language}: {:.0} tokens/s tokenizing, splitting and tagging raw text ({raw_tokens} tokens, {:.1} MB)",
+        (raw_tokens as u64 * rounds) as f64 / seconds,
+        document.len() as f64 / 1e6
+    );
+    std::hint::black_box(checksum);
+    ExitCode::SUCCESS
+}

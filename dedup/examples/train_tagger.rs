@@ -1,0 +1,473 @@
+//! Trains the UPOS tagger models from Universal Dependencies treebanks and reports accuracy.
+//!
+//! ```sh
+//! cargo run --release -p dedup --example train_tagger -- /path/to/ud [--out dedup/models/tagger]
+//! ```
+//!
+//! See docs/tagger.md for the data, the splits and the numbers.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use dedup::tagger::conllu::{self, Line};
+use dedup::tagger::train::{self, TaggedSentence, TrainConfig};
+use dedup::tagger::{Model, Tagger, Upos, is_content};
+
+/// One sentence of a treebank.
+struct Sentence {
+    id: String,
+    words: Vec<String>,
+    tags: Vec<Upos>,
+}
+
+fn read_treebank(path: &Path) -> Result<Vec<Sentence>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut sentences = Vec::new();
+    let mut current = Sentence { id: String::new(), words: Vec::new(), tags: Vec::new() };
+    for (n, line) in text.lines().enumerate() {
+        let parsed =
+            conllu::parse_line(line).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+        match parsed {
+            Line::Blank => {
+                if !current.words.is_empty() {
+                    sentences.push(std::mem::replace(
+                        &mut current,
+                        Sentence { id: String::new(), words: Vec::new(), tags: Vec::new() },
+                    ));
+                }
+            }
+            Line::Comment(comment) => {
+                if let Some(id) = comment.trim().strip_prefix("sent_id =") {
+                    current.id = id.trim().to_owned();
+                }
+            }
+            Line::Word(fields) => {
+                let tag: Upos = fields
+                    .upos()
+                    .parse()
+                    .map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+                current.words.push(fields.form().to_owned());
+                current.tags.push(tag);
+            }
+            Line::Range { .. } | Line::Empty(_) => {}
+        }
+    }
+    if !current.words.is_empty() {
+        sentences.push(current);
+    }
+    Ok(sentences)
+}
+
+/// FNV-1a, 64 bits: decides the held-apart sentences.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes()
+        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+}
+
+/// A sentence of a treebank without a train split is held apart for testing when the FNV-1a
+/// hash of `treebank/sent_id` is 0 modulo 5: a fixed fifth of the sentences.
+fn held_apart(treebank: &str, sentence: &Sentence) -> bool {
+    fnv1a(&format!("{treebank}/{}", sentence.id)).is_multiple_of(5)
+}
+
+/// With `--tune`, settings are chosen by five-fold cross-validation inside the training part:
+/// the fold of a sentence.
+fn fold(sentence: &Sentence) -> u64 {
+    fnv1a(&format!("tune/{}", sentence.id)) % 5
+}
+
+/// Where a model's data comes from.
+struct Plan {
+    code: &'static str,
+    /// Treebank folder and files used whole for training.
+    train: &'static [(&'static str, &'static str)],
+    /// Treebank folder and files used whole for testing.
+    test: &'static [(&'static str, &'static str)],
+    /// Treebank folder and files pooled and split by [`held_apart`].
+    split: &'static [(&'static str, &'static str)],
+}
+
+const PLANS: &[Plan] = &[
+    Plan {
+        code: "en",
+        train: &[("UD_English-EWT", "en_ewt-ud-train.conllu")],
+        test: &[("UD_English-EWT", "en_ewt-ud-dev.conllu")],
+        split: &[],
+    },
+    Plan {
+        code: "pt",
+        train: &[("UD_Portuguese-Bosque", "pt_bosque-ud-train.conllu")],
+        test: &[("UD_Portuguese-Bosque", "pt_bosque-ud-dev.conllu")],
+        split: &[],
+    },
+    Plan {
+        code: "fr",
+        train: &[
+            ("UD_French-Sequoia", "fr_sequoia-ud-train.conllu"),
+            ("UD_French-Sequoia", "fr_sequoia-ud-dev.conllu"),
+        ],
+        test: &[("UD_French-Sequoia", "fr_sequoia-ud-test.conllu")],
+        split: &[
+            ("UD_French-GSD", "fr_gsd-ud-dev.conllu"),
+            ("UD_French-GSD", "fr_gsd-ud-test.conllu"),
+        ],
+    },
+    Plan {
+        code: "de",
+        train: &[],
+        test: &[],
+        split: &[
+            ("UD_German-GSD", "de_gsd-ud-dev.conllu"),
+            ("UD_German-GSD", "de_gsd-ud-test.conllu"),
+        ],
+    },
+    Plan {
+        code: "es",
+        train: &[],
+        test: &[],
+        split: &[
+            ("UD_Spanish-GSD", "es_gsd-ud-dev.conllu"),
+            ("UD_Spanish-GSD", "es_gsd-ud-test.conllu"),
+        ],
+    },
+    Plan {
+        code: "da",
+        train: &[],
+        test: &[],
+        split: &[
+            ("UD_Danish-DDT", "da_ddt-ud-dev.conllu"),
+            ("UD_Danish-DDT", "da_ddt-ud-test.conllu"),
+        ],
+    },
+    Plan {
+        code: "nl",
+        train: &[],
+        test: &[],
+        split: &[
+            ("UD_Dutch-Alpino", "nl_alpino-ud-dev.conllu"),
+            ("UD_Dutch-Alpino", "nl_alpino-ud-test.conllu"),
+        ],
+    },
+];
+
+struct Options {
+    ud: PathBuf,
+    out: Option<PathBuf>,
+    only: Option<Vec<String>>,
+    tune: bool,
+    epochs: u32,
+    bits: u8,
+    dropout: u64,
+    word_dropout: u64,
+    second_pass: bool,
+    balance_content: bool,
+    seed: u64,
+}
+
+fn parse_options() -> Result<Options, String> {
+    let mut args = std::env::args().skip(1);
+    let mut options = Options {
+        ud: PathBuf::new(),
+        out: None,
+        only: None,
+        tune: false,
+        epochs: 40,
+        bits: 19,
+        dropout: 400,
+        word_dropout: 100,
+        second_pass: false,
+        balance_content: true,
+        seed: 0x6d6f_7267_7565,
+    };
+    let mut ud = None;
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
+        match arg.as_str() {
+            "--out" => options.out = Some(PathBuf::from(value("--out")?)),
+            "--only" => {
+                options.only = Some(value("--only")?.split(',').map(str::to_owned).collect());
+            }
+            "--tune" => options.tune = true,
+            "--two-pass" => options.second_pass = true,
+            "--seed" => options.seed = value("--seed")?.parse().map_err(|e| format!("{e}"))?,
+            "--unbalanced" => options.balance_content = false,
+            "--word-dropout" => {
+                options.word_dropout =
+                    value("--word-dropout")?.parse().map_err(|e| format!("{e}"))?
+            }
+            "--dropout" => {
+                options.dropout = value("--dropout")?.parse().map_err(|e| format!("{e}"))?
+            }
+            "--epochs" => {
+                options.epochs = value("--epochs")?.parse().map_err(|e| format!("{e}"))?
+            }
+            "--bits" => options.bits = value("--bits")?.parse().map_err(|e| format!("{e}"))?,
+            _ if arg.starts_with("--") => return Err(format!("unknown option {arg}")),
+            _ => ud = Some(PathBuf::from(arg)),
+        }
+    }
+    options.ud = ud.ok_or("usage: train_tagger UD_DIR [--out DIR] [--only en,fr] [--tune]")?;
+    Ok(options)
+}
+
+#[derive(Default)]
+struct Score {
+    tokens: u64,
+    correct: u64,
+    /// Content class: predicted and gold, predicted only, gold only.
+    both: u64,
+    predicted_only: u64,
+    gold_only: u64,
+    confusions: BTreeMap<(Upos, Upos), u64>,
+}
+
+impl Score {
+    fn add(&mut self, gold: &[Upos], predicted: &[Upos]) {
+        for (&g, &p) in gold.iter().zip(predicted) {
+            self.tokens += 1;
+            if g == p {
+                self.correct += 1;
+            } else {
+                *self.confusions.entry((g, p)).or_default() += 1;
+            }
+            match (is_content(g), is_content(p)) {
+                (true, true) => self.both += 1,
+                (false, true) => self.predicted_only += 1,
+                (true, false) => self.gold_only += 1,
+                (false, false) => {}
+            }
+        }
+    }
+
+    fn accuracy(&self) -> f64 {
+        100.0 * self.correct as f64 / self.tokens.max(1) as f64
+    }
+
+    fn precision(&self) -> f64 {
+        100.0 * self.both as f64 / (self.both + self.predicted_only).max(1) as f64
+    }
+
+    fn recall(&self) -> f64 {
+        100.0 * self.both as f64 / (self.both + self.gold_only).max(1) as f64
+    }
+}
+
+fn evaluate(tagger: &Tagger, sentences: &[Sentence]) -> (Score, f64) {
+    let mut score = Score::default();
+    let start = Instant::now();
+    let mut all = Vec::with_capacity(sentences.len());
+    for sentence in sentences {
+        let words: Vec<&str> = sentence.words.iter().map(String::as_str).collect();
+        all.push(tagger.tag(&words));
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    for (sentence, predicted) in sentences.iter().zip(&all) {
+        score.add(&sentence.tags, predicted);
+    }
+    let speed = score.tokens as f64 / seconds.max(1e-9);
+    (score, speed)
+}
+
+fn run() -> Result<(), String> {
+    let options = parse_options()?;
+    println!(
+        "| lang | train sentences | train tokens | test tokens | UPOS accuracy | content P | content R | model bytes | tokens/s |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for plan in PLANS {
+        if options.only.as_ref().is_some_and(|only| !only.iter().any(|code| code == plan.code)) {
+            continue;
+        }
+        let mut train_set = Vec::new();
+        let mut test_sets: Vec<(String, Vec<Sentence>)> = Vec::new();
+        let mut sources = Vec::new();
+        for (folder, file) in plan.train {
+            train_set.extend(read_treebank(&options.ud.join(folder).join(file))?);
+            sources.push(format!("{folder} {file}"));
+        }
+        for (folder, file) in plan.test {
+            test_sets.push((file.to_string(), read_treebank(&options.ud.join(folder).join(file))?));
+        }
+        for (folder, file) in plan.split {
+            let (test, train): (Vec<Sentence>, Vec<Sentence>) =
+                read_treebank(&options.ud.join(folder).join(file))?
+                    .into_iter()
+                    .partition(|sentence| held_apart(folder, sentence));
+            train_set.extend(train);
+            test_sets.push((format!("{file} (held-apart fifth)"), test));
+            sources.push(format!("{folder} {file} (four fifths)"));
+        }
+        if options.tune {
+            let mut total = Score::default();
+            let mut unknown_stats = [(0_u64, 0_u64, 0_u64); 2];
+            for k in 0..5 {
+                let mut train: Vec<TaggedSentence> = train_set
+                    .iter()
+                    .filter(|s| fold(s) != k)
+                    .map(|s| TaggedSentence { words: s.words.clone(), tags: s.tags.clone() })
+                    .collect();
+                if let Ok(aux) = std::env::var("AUX") {
+                    for path in aux.split(',') {
+                        for s in read_treebank(Path::new(path))? {
+                            train.push(TaggedSentence { words: s.words, tags: s.tags });
+                        }
+                    }
+                }
+                let test: Vec<&Sentence> = train_set.iter().filter(|s| fold(s) == k).collect();
+                let config = TrainConfig {
+                    language: plan.code.to_owned(),
+                    description: String::new(),
+                    bits: options.bits,
+                    epochs: options.epochs,
+                    seed: options.seed,
+                    dropout: options.dropout,
+                    second_pass: options.second_pass,
+                    balance_content: options.balance_content,
+                    word_dropout: options.word_dropout,
+                };
+                let model = train::train(&config, &train, |_| {});
+                let vocabulary: std::collections::HashSet<String> =
+                    train.iter().flat_map(|s| s.words.iter().map(|w| w.to_lowercase())).collect();
+                let tagger = Tagger::with_model(model);
+                for sentence in test {
+                    let words: Vec<&str> = sentence.words.iter().map(String::as_str).collect();
+                    let predicted = tagger.tag(&words);
+                    if std::env::var_os("SHOW_ERRORS").is_some() {
+                        let line: Vec<String> =
+                            words
+                                .iter()
+                                .zip(sentence.tags.iter().zip(&predicted))
+                                .map(|(w, (g, p))| {
+                                    if g == p { w.to_string() } else { format!("[{w} {g}→{p}]") }
+                                })
+                                .collect();
+                        if sentence.tags != predicted {
+                            eprintln!("ERR {}", line.join(" "));
+                        }
+                    }
+                    total.add(&sentence.tags, &predicted);
+                    for ((w, g), p) in words.iter().zip(&sentence.tags).zip(&predicted) {
+                        let known = vocabulary.contains(&w.to_lowercase());
+                        let slot = &mut unknown_stats[usize::from(!known)];
+                        slot.0 += 1;
+                        slot.1 += u64::from(g == p);
+                        slot.2 += u64::from(is_content(*g) != is_content(*p));
+                        if std::env::var_os("SHOW_FP").is_some()
+                            && !is_content(*g)
+                            && is_content(*p)
+                        {
+                            eprintln!("FP {} {w} {g}→{p}", if known { "known" } else { "unknown" });
+                        }
+                    }
+                }
+            }
+            for (name, (n, ok, class_errors)) in ["known", "unknown"].iter().zip(unknown_stats) {
+                eprintln!(
+                    "{}:   {name} words: {n} tokens, accuracy {:.2}%, content-class errors {class_errors}",
+                    plan.code,
+                    100.0 * ok as f64 / n.max(1) as f64
+                );
+            }
+            let mut worst: Vec<_> = total.confusions.iter().collect();
+            worst.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            let worst: Vec<String> =
+                worst.iter().take(14).map(|((g, p), n)| format!("{g}→{p} {n}")).collect();
+            eprintln!("{}:   most confused (gold→tagged): {}", plan.code, worst.join(", "));
+            println!(
+                "| {} | cv | {} | {} | {:.2}% | {:.2}% | {:.2}% | | |",
+                plan.code,
+                train_set.iter().map(|s| s.words.len()).sum::<usize>(),
+                total.tokens,
+                total.accuracy(),
+                total.precision(),
+                total.recall(),
+            );
+            continue;
+        }
+        let tagged: Vec<TaggedSentence> = train_set
+            .iter()
+            .map(|s| TaggedSentence { words: s.words.clone(), tags: s.tags.clone() })
+            .collect();
+        let config = TrainConfig {
+            language: plan.code.to_owned(),
+            description: format!("averaged perceptron trained on {}", sources.join(", ")),
+            bits: options.bits,
+            epochs: options.epochs,
+            seed: options.seed,
+            dropout: options.dropout,
+            second_pass: options.second_pass,
+            balance_content: options.balance_content,
+            word_dropout: options.word_dropout,
+        };
+        let started = Instant::now();
+        let model = train::train(&config, &tagged, |report| {
+            eprintln!(
+                "{}: {} epoch {} training accuracy {:.2}% ({:.0?})",
+                plan.code,
+                report.stage,
+                report.epoch,
+                100.0 * report.correct as f64 / report.total.max(1) as f64,
+                started.elapsed()
+            );
+        });
+        eprintln!("{}: content bias {}", plan.code, model.content_bias());
+        let bytes = model.to_bytes();
+        let model = Model::from_bytes(&bytes).map_err(|e| e.to_string())?;
+        let tagger = Tagger::with_model(model);
+        if let Some(out) = &options.out {
+            let path = out.join(format!("{}.upos", plan.code));
+            std::fs::write(&path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        let mut total = Score::default();
+        let mut speeds = Vec::new();
+        for (name, sentences) in &test_sets {
+            let (score, speed) = evaluate(&tagger, sentences);
+            eprintln!(
+                "{}: {name}: {} tokens, accuracy {:.2}%, content P {:.2}% R {:.2}%",
+                plan.code,
+                score.tokens,
+                score.accuracy(),
+                score.precision(),
+                score.recall()
+            );
+            let mut worst: Vec<_> = score.confusions.iter().collect();
+            worst.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            let worst: Vec<String> =
+                worst.iter().take(8).map(|((g, p), n)| format!("{g}→{p} {n}")).collect();
+            eprintln!("{}:   most confused (gold→tagged): {}", plan.code, worst.join(", "));
+            speeds.push(speed);
+            total.tokens += score.tokens;
+            total.correct += score.correct;
+            total.both += score.both;
+            total.predicted_only += score.predicted_only;
+            total.gold_only += score.gold_only;
+        }
+        let speed = speeds.iter().sum::<f64>() / speeds.len().max(1) as f64;
+        println!(
+            "| {} | {} | {} | {} | {:.2}% | {:.2}% | {:.2}% | {} | {:.0} |",
+            plan.code,
+            train_set.len(),
+            tagged.iter().map(|s| s.words.len()).sum::<usize>(),
+            total.tokens,
+            total.accuracy(),
+            total.precision(),
+            total.recall(),
+            bytes.len(),
+            speed
+        );
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

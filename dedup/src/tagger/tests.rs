@@ -1,0 +1,154 @@
+//! Tests of the public tagger: the shipped models, training determinism, the fallback, and
+//! robustness on arbitrary input.
+
+use proptest::prelude::*;
+
+use super::train::{TaggedSentence, TrainConfig, train};
+use super::*;
+
+fn tags(text: &str) -> Vec<Upos> {
+    text.split(' ').map(|tag| tag.parse().expect("a tag")).collect()
+}
+
+#[test]
+fn every_shipped_model_loads_and_tags() {
+    for (code, _) in MODELS {
+        let tagger = Tagger::for_language(code);
+        assert_eq!(tagger.method(), Method::Model, "{code}");
+        assert_eq!(tagger.model().map(Model::language), Some(code));
+        assert_eq!(tagger.tag(&["2024", "."]).len(), 2);
+    }
+    assert_eq!(languages().count(), 7);
+}
+
+#[test]
+fn shipped_models_tag_plain_sentences() {
+    let en = Tagger::for_language("EN-us");
+    assert_eq!(en.language(), "en");
+    assert_eq!(
+        en.tag(&["The", "president", "signed", "3", "new", "laws", "in", "Paris", "."]),
+        tags("DET NOUN VERB NUM ADJ NOUN ADP PROPN PUNCT")
+    );
+    let es = Tagger::for_language("es");
+    assert_eq!(
+        es.tag(&["El", "Gobierno", "aprobó", "tres", "decretos", "."]),
+        tags("DET NOUN VERB NUM NOUN PUNCT")
+    );
+    let de = Tagger::for_language("de");
+    assert_eq!(
+        de.tag(&["Die", "Regierung", "hat", "das", "Gesetz", "beschlossen", "."]),
+        tags("DET NOUN AUX DET NOUN VERB PUNCT")
+    );
+}
+
+#[test]
+fn tag_text_tokenizes_and_splits_sentences() {
+    let tagged = Tagger::for_language("en").tag_text("It rained. The match was cancelled!");
+    let words: Vec<&str> = tagged.iter().map(|(word, _)| *word).collect();
+    assert_eq!(words, ["It", "rained", ".", "The", "match", "was", "cancelled", "!"]);
+    assert_eq!(tagged[2].1, Upos::Punct);
+    assert_eq!(tagged[4].1, Upos::Noun);
+}
+
+#[test]
+fn languages_without_a_model_fall_back_to_the_rules() {
+    let tagger = Tagger::for_language("it");
+    assert_eq!(tagger.method(), Method::Heuristic);
+    assert_eq!(
+        tagger.tag(&["Il", "governo", "di", "Roma", "ha", "approvato", "12", "decreti", "."]),
+        tags("DET NOUN ADP PROPN AUX VERB NUM NOUN PUNCT")
+    );
+    assert_eq!(Tagger::heuristic("en").method(), Method::Heuristic);
+    assert_eq!(Tagger::for_language("").method(), Method::Heuristic);
+}
+
+/// A made-up language for training tests: determiners, nouns, verbs, numbers.
+fn toy_corpus() -> Vec<TaggedSentence> {
+    let nouns = ["cat", "dog", "house", "river", "tree", "city"];
+    let verbs = ["sees", "likes", "finds", "paints"];
+    let mut sentences = Vec::new();
+    for (i, noun) in nouns.iter().enumerate() {
+        for (j, verb) in verbs.iter().enumerate() {
+            let object = nouns[(i + j + 1) % nouns.len()];
+            let words = ["the", noun, verb, &(i * 7 + j).to_string(), object, "."];
+            sentences.push(TaggedSentence {
+                words: words.iter().map(|word| (*word).to_owned()).collect(),
+                tags: tags("DET NOUN VERB NUM NOUN PUNCT"),
+            });
+        }
+    }
+    sentences
+}
+
+fn toy_config() -> TrainConfig {
+    TrainConfig {
+        language: "xx".to_owned(),
+        description: "toy".to_owned(),
+        bits: 12,
+        epochs: 4,
+        seed: 7,
+        dropout: 400,
+        word_dropout: 100,
+        second_pass: false,
+        balance_content: true,
+    }
+}
+
+#[test]
+fn training_is_deterministic_and_the_format_round_trips() {
+    let corpus = toy_corpus();
+    let mut epochs = 0;
+    let model = train(&toy_config(), &corpus, |_| epochs += 1);
+    assert!(epochs >= 4, "progress is reported");
+    let bytes = model.to_bytes();
+    assert_eq!(train(&toy_config(), &corpus, |_| {}).to_bytes(), bytes, "same data, same bytes");
+    let read = Model::from_bytes(&bytes).expect("the model reads back");
+    assert_eq!(read, model);
+    assert_eq!(read.to_bytes(), bytes);
+    let tagger = Tagger::with_model(read);
+    assert_eq!(tagger.language(), "xx");
+    assert_eq!(
+        tagger.tag(&["the", "dog", "paints", "41", "tree", "."]),
+        tags("DET NOUN VERB NUM NOUN PUNCT")
+    );
+
+    let mut two_pass = toy_config();
+    two_pass.second_pass = true;
+    let model = train(&two_pass, &corpus, |_| {});
+    let read = Model::from_bytes(&model.to_bytes()).expect("a two-pass model reads back");
+    assert_eq!(
+        Tagger::with_model(read).tag(&["the", "city", "likes", "3", "river", "."]),
+        tags("DET NOUN VERB NUM NOUN PUNCT")
+    );
+}
+
+#[test]
+fn a_model_for_another_feature_set_is_refused() {
+    let mut bytes = train(&toy_config(), &toy_corpus(), |_| {}).to_bytes();
+    bytes[8] ^= 0xff;
+    let error = Model::from_bytes(&bytes).unwrap_err().to_string();
+    assert!(error.contains("checksum"), "{error}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn arbitrary_tokens_never_panic(tokens in prop::collection::vec(".{0,12}", 0..12)) {
+        let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
+        for tagger in [Tagger::for_language("fr"), Tagger::for_language("sv")] {
+            prop_assert_eq!(tagger.tag(&tokens).len(), tokens.len());
+        }
+    }
+
+    #[test]
+    fn tokens_are_the_text_without_white_space(text in "\\PC{0,60}") {
+        let tokens = tokenize(&text);
+        let joined: String = tokens.concat();
+        let expected: String = text.split(char::is_whitespace).collect();
+        prop_assert_eq!(joined, expected);
+        prop_assert!(tokens.iter().all(|token| !token.is_empty()));
+        let tagged = Tagger::for_language("de").tag_text(&text);
+        prop_assert_eq!(tagged.len(), tokens.len());
+    }
+}

@@ -1,0 +1,555 @@
+//! The one-pass title folder: tag stripping, reference decoding, NFKC, case folding and part splitting
+//! in a single scan, with the exact results of the general path (`TitleParts::general`) for every
+//! title it accepts.
+//!
+//! Runs of ASCII letters, digits and single spaces between them are found, lower-cased and copied
+//! eight bytes at a time; other ASCII bytes go by a byte table, punctuation and separators taking the
+//! spaces after them along; runs of non-ASCII letters fold through the table of [`super::chars`] in
+//! an inner loop; tags are skipped and references decoded in place. The common cases are inline in
+//! [`fold`], the rest in [`State::other`]. The folder gives up (`None`, and the caller takes the
+//! general path) on a character that does not fold on its own, on a reference whose decoding twice
+//! could depend on the text after it (an `&` or `<` right after it), and when the key reaches its
+//! length limit. Output goes to a buffer on the stack for titles up to 160 bytes, else to a buffer
+//! kept per thread; the key is copied out into a string of its exact length.
+//!
+//! Where the time goes is measured in the crate docs ("Speed"): a fixed cost per call, the scan
+//! (under a nanosecond a byte of ASCII), a table lookup per non-ASCII character, and the UTF-8
+//! validation of the key (the buffer is bytes, and safe code has no unchecked conversion).
+
+use std::cell::Cell;
+
+use super::chars::{self, Class, Fold};
+use super::{MAX_KEY_CHARS, Ranges, SEPARATOR};
+use crate::html;
+
+/// Room for the longest text the folder writes before it gives up: under [`MAX_KEY_CHARS`] characters
+/// of up to four bytes, then one step (an eight-byte word, a separator, or a space and a character).
+const BUFFER_LEN: usize = MAX_KEY_CHARS * 4 + 16;
+
+thread_local! {
+    /// The folder's output buffer, reused by every title of a thread.
+    static BUFFER: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// Input byte classes: ASCII by the rules of the key, and the bytes that start something longer.
+const WORD: u8 = 0;
+const SPACE: u8 = 1;
+const DROP: u8 = 2;
+const SEPARATOR_BYTE: u8 = 3;
+const DASH: u8 = 4;
+const AMPERSAND: u8 = 5;
+const TAG: u8 = 6;
+const NON_ASCII: u8 = 7;
+const BYTE_CLASS: [u8; 256] = {
+    let mut table = [NON_ASCII; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = match b as u8 {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => WORD,
+            // The characters `char::is_whitespace` accepts in ASCII.
+            b' ' | b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r' => SPACE,
+            b':' | b'|' => SEPARATOR_BYTE,
+            b'-' => DASH,
+            b'&' => AMPERSAND,
+            b'<' => TAG,
+            _ => DROP,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The class of an ASCII character of folded text (where `&` and `<` are plain punctuation).
+fn ascii_class(b: u8) -> Class {
+    match BYTE_CLASS[usize::from(b)] {
+        WORD => Class::Keep,
+        SPACE => Class::Space,
+        SEPARATOR_BYTE => Class::Separator,
+        DASH => Class::Dash,
+        _ => Class::Drop,
+    }
+}
+
+/// Runs `f` on the folded text of `title` (UTF-8) and the ranges of its parts; `None` when the title
+/// needs the general path.
+#[inline]
+pub(super) fn with_folded<R>(title: &str, f: impl FnOnce(&[u8], &Ranges) -> R) -> Option<R> {
+    let mut ranges = Ranges::default();
+    if title.len() <= SHORT_TITLE {
+        // Word-aligned, which UTF-8 validation of the key is quicker on.
+        let mut buffer = ShortBuffer([0; SHORT_BUFFER]);
+        if fold(title, &mut buffer.0, &mut ranges).is_some() {
+            return Some(f(buffer.0.get(..ranges.end())?, &ranges));
+        }
+        ranges = Ranges::default();
+    }
+    let mut buffer = BUFFER.try_with(Cell::take).unwrap_or_default();
+    if buffer.len() < BUFFER_LEN {
+        buffer.resize(BUFFER_LEN, 0);
+    }
+    let result =
+        fold(title, &mut buffer, &mut ranges).map(|()| f(&buffer[..ranges.end()], &ranges));
+    let _ = BUFFER.try_with(|cell| cell.set(buffer));
+    result
+}
+
+/// Titles up to this many bytes are first folded into a buffer on the stack, which is enough unless
+/// they expand (a title the stack buffer cannot hold is folded again into the thread's buffer).
+const SHORT_TITLE: usize = 160;
+const SHORT_BUFFER: usize = 256;
+
+#[repr(align(16))]
+struct ShortBuffer([u8; SHORT_BUFFER]);
+
+/// Folds and splits `title` into `out`, recording its parts in `ranges`.
+///
+/// Writes check only that they stay in `out`: the text is checked against the length limit at the
+/// end, which is enough since it only grows.
+fn fold(title: &str, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
+    let bytes = title.as_bytes();
+    let mut s = State::default();
+    let mut i = 0;
+    // Letters, digits, spaces, plain punctuation and characters that fold to a letter inline,
+    // everything else in `State::other`, which settles a dash before coming back here if it can (so
+    // that the inline cases need not look for one).
+    while let Some(&b) = bytes.get(i) {
+        // An `if` chain in order of frequency predicts better than a jump table.
+        let class = BYTE_CLASS[usize::from(b)];
+        if class == WORD {
+            s.space_if_pending(out)?;
+            loop {
+                let word = load_word(bytes, i);
+                let then_word =
+                    bytes.get(i + 8).is_some_and(|&b| BYTE_CLASS[usize::from(b)] == WORD);
+                let (lowered, run) = word_prefix(word, then_word);
+                out.get_mut(s.len..s.len + 8)?.copy_from_slice(&lowered.to_le_bytes());
+                if run < 8 {
+                    s.len += run;
+                    i += run;
+                    break;
+                }
+                // A constant step, so that the next load need not wait for this word's sums.
+                s.len += 8;
+                i += 8;
+            }
+            s.attached = true;
+        } else if class == SPACE {
+            s.pending_space = s.len > s.part_start;
+            s.attached = false;
+            i = skip_spaces(bytes, i + 1);
+        } else if class == DROP {
+            s.attached = false;
+            i += 1;
+            // Punctuation is often followed by a space.
+            if bytes.get(i).is_some_and(|&b| BYTE_CLASS[usize::from(b)] == SPACE) {
+                s.pending_space = s.len > s.part_start;
+                i = skip_spaces(bytes, i + 1);
+            }
+        } else if class == SEPARATOR_BYTE {
+            s.separate(out, ranges)?;
+            s.attached = false;
+            // Whitespace right after a separator changes nothing.
+            i = skip_spaces(bytes, i + 1);
+        } else if class == DASH {
+            s.attached = false;
+            i += 1;
+            // Whitespace next makes a separator; a plain ASCII character or the end, nothing.
+            match bytes.get(i).map(|&b| BYTE_CLASS[usize::from(b)]) {
+                Some(SPACE) => {
+                    s.separate(out, ranges)?;
+                    i = skip_spaces(bytes, i + 1);
+                }
+                Some(AMPERSAND | TAG | NON_ASCII) => s.pending_dash = true,
+                _ => {}
+            }
+        } else if class == NON_ASCII && !s.pending_dash {
+            let (code_point, len) = decode(bytes, i)?;
+            let block = chars::block(code_point)?;
+            match chars::fold_in(block, code_point) {
+                Fold::One { utf8, len: n, class: Class::Keep } => {
+                    s.space_if_pending(out)?;
+                    s.write(utf8, n, out)?;
+                    s.attached = true;
+                    i += len;
+                    // The rest of the word, while its characters fold to one letter each.
+                    let (mut block, mut block_number) = (block, code_point >> chars::BLOCK_BITS);
+                    while bytes.get(i).is_some_and(|&b| b >= 0x80) {
+                        let (code_point, len) = decode(bytes, i)?;
+                        if code_point >> chars::BLOCK_BITS != block_number {
+                            block = chars::block(code_point)?;
+                            block_number = code_point >> chars::BLOCK_BITS;
+                        }
+                        let Fold::One { utf8, len: n, class: Class::Keep } =
+                            chars::fold_in(block, code_point)
+                        else {
+                            break;
+                        };
+                        s.write(utf8, n, out)?;
+                        i += len;
+                    }
+                    continue;
+                }
+                Fold::One { class: Class::Drop, .. } => s.attached = false,
+                Fold::One { class: Class::Space, .. } => {
+                    s.pending_space = s.len > s.part_start;
+                    s.attached = false;
+                }
+                fold => {
+                    (s, i) = s.other_fold(bytes, i + len, block, fold, out, ranges)?;
+                    continue;
+                }
+            }
+            i += len;
+        } else {
+            (s, i) = s.other(title, i, class, out, ranges)?;
+        }
+    }
+    if s.len > s.part_start {
+        s.close_part(ranges);
+    }
+    // The general path stops at the length limit, and may leave the text unnormalised there.
+    (s.len - s.extra < MAX_KEY_CHARS).then_some(())
+}
+
+/// Where the run of ASCII whitespace from `i` ends.
+fn skip_spaces(bytes: &[u8], mut i: usize) -> usize {
+    while bytes.get(i).is_some_and(|&b| BYTE_CLASS[usize::from(b)] == SPACE) {
+        i += 1;
+    }
+    i
+}
+
+/// The code point of the character whose first byte is at `i`, and its length in bytes (the input is
+/// UTF-8, so the bytes are there and well formed).
+fn decode(bytes: &[u8], i: usize) -> Option<(u32, usize)> {
+    let lead = u32::from(*bytes.get(i)?);
+    let tail = |k: usize| bytes.get(i + k).map(|&b| u32::from(b & 0x3F));
+    Some(if lead < 0xE0 {
+        ((lead & 0x1F) << 6 | tail(1)?, 2)
+    } else if lead < 0xF0 {
+        ((lead & 0x0F) << 12 | tail(1)? << 6 | tail(2)?, 3)
+    } else {
+        ((lead & 0x07) << 18 | tail(1)? << 12 | tail(2)? << 6 | tail(3)?, 4)
+    })
+}
+
+/// Where a scan is: how much it wrote, and the state of `TitleParts::from_folded`.
+#[derive(Debug, Clone, Copy, Default)]
+struct State {
+    len: usize,
+    /// Bytes written beyond one per character, so that `len - extra` characters were written.
+    extra: usize,
+    part_start: usize,
+    part_extra: usize,
+    pending_space: bool,
+    /// A dash was the last character: it separates if whitespace comes next.
+    pending_dash: bool,
+    /// Whether the last character was kept; a combining mark is kept only on a kept base.
+    attached: bool,
+}
+
+impl State {
+    /// The byte at `i` starts a separator, a dash, a reference, a tag or a non-ASCII character.
+    /// Returns the new state and where the scan goes on.
+    #[inline(never)]
+    fn other(
+        mut self,
+        title: &str,
+        i: usize,
+        class: u8,
+        out: &mut [u8],
+        ranges: &mut Ranges,
+    ) -> Option<(State, usize)> {
+        let bytes = title.as_bytes();
+        let next = match class {
+            AMPERSAND => self.reference(title, i, out, ranges)?,
+            TAG => self.tag(bytes, i, out, ranges)?,
+            NON_ASCII => {
+                let (code_point, len) = decode(bytes, i)?;
+                self.push_fold(chars::block(code_point)?, code_point, out, ranges)?;
+                i + len
+            }
+            _ => {
+                self.push_char(char::from(bytes[i]), out, ranges)?;
+                i + 1
+            }
+        };
+        self.settle_before(bytes, next, out, ranges)?;
+        Some((self, next))
+    }
+
+    /// A non-ASCII character that does not fold to one letter, `fold` from `block`; `next` is where
+    /// the scan goes on.
+    #[inline(never)]
+    fn other_fold(
+        mut self,
+        bytes: &[u8],
+        next: usize,
+        block: &chars::Block,
+        fold: Fold,
+        out: &mut [u8],
+        ranges: &mut Ranges,
+    ) -> Option<(State, usize)> {
+        self.push_folds(block, fold, out, ranges)?;
+        self.settle_before(bytes, next, out, ranges)?;
+        Some((self, next))
+    }
+
+    /// Settles a pending dash if the byte at `next` is plain ASCII, which the caller handles inline.
+    fn settle_before(
+        &mut self,
+        bytes: &[u8],
+        next: usize,
+        out: &mut [u8],
+        ranges: &mut Ranges,
+    ) -> Option<()> {
+        if self.pending_dash
+            && let Some(&b) = bytes.get(next)
+            && matches!(BYTE_CLASS[usize::from(b)], WORD | SPACE | DROP | SEPARATOR_BYTE | DASH)
+        {
+            self.settle_dash(ascii_class(b), out, ranges)?;
+        }
+        Some(())
+    }
+
+    #[inline(always)]
+    fn space_if_pending(&mut self, out: &mut [u8]) -> Option<()> {
+        if self.pending_space {
+            *out.get_mut(self.len)? = b' ';
+            self.len += 1;
+            self.pending_space = false;
+        }
+        Some(())
+    }
+
+    fn settle_dash(&mut self, next: Class, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
+        self.pending_dash = false;
+        if next == Class::Space {
+            self.separate(out, ranges)?;
+        }
+        Some(())
+    }
+
+    /// One character of folded text, `utf8[..len]`, of class `class`.
+    fn push(
+        &mut self,
+        utf8: [u8; 4],
+        len: u8,
+        class: Class,
+        out: &mut [u8],
+        ranges: &mut Ranges,
+    ) -> Option<()> {
+        if self.pending_dash {
+            self.settle_dash(class, out, ranges)?;
+        }
+        match class {
+            Class::Keep => {
+                self.space_if_pending(out)?;
+                self.write(utf8, len, out)?;
+                self.attached = true;
+            }
+            // A kept mark follows a kept character, so no space is pending.
+            Class::Mark if self.attached => self.write(utf8, len, out)?,
+            Class::Mark | Class::Drop => self.attached = false,
+            Class::Space => {
+                self.pending_space = self.len > self.part_start;
+                self.attached = false;
+            }
+            Class::Separator => {
+                self.separate(out, ranges)?;
+                self.attached = false;
+            }
+            Class::Dash => {
+                self.pending_dash = true;
+                self.attached = false;
+            }
+        }
+        Some(())
+    }
+
+    #[inline(always)]
+    fn write(&mut self, utf8: [u8; 4], len: u8, out: &mut [u8]) -> Option<()> {
+        out.get_mut(self.len..self.len + 4)?.copy_from_slice(&utf8);
+        let len = usize::from(len);
+        self.len += len;
+        self.extra += len.saturating_sub(1);
+        Some(())
+    }
+
+    /// A character of folded text, but for the case of ASCII letters.
+    fn push_char(&mut self, c: char, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
+        if c.is_ascii() {
+            let b = c as u8;
+            return self.push([b.to_ascii_lowercase(), 0, 0, 0], 1, ascii_class(b), out, ranges);
+        }
+        let code_point = u32::from(c);
+        self.push_fold(chars::block(code_point)?, code_point, out, ranges)
+    }
+
+    fn push_fold(
+        &mut self,
+        block: &chars::Block,
+        code_point: u32,
+        out: &mut [u8],
+        ranges: &mut Ranges,
+    ) -> Option<()> {
+        self.push_folds(block, chars::fold_in(block, code_point), out, ranges)
+    }
+
+    fn push_folds(
+        &mut self,
+        block: &chars::Block,
+        fold: Fold,
+        out: &mut [u8],
+        ranges: &mut Ranges,
+    ) -> Option<()> {
+        match fold {
+            Fold::General => None,
+            Fold::One { utf8, len, class } => self.push(utf8, len, class, out, ranges),
+            Fold::Many { start, len } => {
+                let start = usize::from(start);
+                for &(c, class) in block.many.get(start..start + usize::from(len))? {
+                    let mut utf8 = [0; 4];
+                    let len = c.encode_utf8(&mut utf8).len() as u8;
+                    self.push(utf8, len, class, out, ranges)?;
+                }
+                Some(())
+            }
+        }
+    }
+
+    /// Ends a part at a separator.
+    fn separate(&mut self, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
+        if self.len > self.part_start {
+            self.close_part(ranges);
+            let end = self.len + SEPARATOR.len();
+            out.get_mut(self.len..end)?.copy_from_slice(SEPARATOR.as_bytes());
+            self.len = end;
+            self.part_start = end;
+            self.part_extra = self.extra;
+        }
+        self.pending_space = false;
+        Some(())
+    }
+
+    fn close_part(&self, ranges: &mut Ranges) {
+        let chars = self.len - self.part_start - (self.extra - self.part_extra);
+        ranges.push(self.part_start, self.len, chars);
+    }
+
+    /// A `<` at `i`: a tag (to the next `>`, with no `<` before it) is skipped, otherwise the `<` is text.
+    fn tag(
+        &mut self,
+        bytes: &[u8],
+        i: usize,
+        out: &mut [u8],
+        ranges: &mut Ranges,
+    ) -> Option<usize> {
+        let rest = bytes.get(i + 1..)?;
+        match rest.iter().position(|&b| b == b'<' || b == b'>') {
+            Some(j) if rest[j] == b'>' => Some(i + 1 + j + 1),
+            _ => {
+                self.push([b'<', 0, 0, 0], 1, Class::Drop, out, ranges)?;
+                Some(i + 1)
+            }
+        }
+    }
+
+    /// An `&` at `i`: decodes the reference there the way decoding the whole text twice does.
+    fn reference(
+        &mut self,
+        title: &str,
+        i: usize,
+        out: &mut [u8],
+        ranges: &mut Ranges,
+    ) -> Option<usize> {
+        let after = title.get(i + 1..)?;
+        let (first, end) = html::scan_reference(after);
+        // What the decision looked at must be the same text in both passes and after tag stripping.
+        if is_markup(after.as_bytes().get(end)) {
+            return None;
+        }
+        let Some((decoded, used)) = first else {
+            self.push([b'&', 0, 0, 0], 1, Class::Drop, out, ranges)?;
+            return Some(i + 1);
+        };
+        if decoded != '&' {
+            self.push_char(decoded, out, ranges)?;
+            return Some(i + 1 + used);
+        }
+        // The second pass reads this `&` with the text after it.
+        let rest = after.get(used..)?;
+        let (second, end) = html::scan_reference(rest);
+        if is_markup(rest.as_bytes().get(end)) {
+            return None;
+        }
+        match second {
+            Some((decoded, used_again)) => {
+                self.push_char(decoded, out, ranges)?;
+                Some(i + 1 + used + used_again)
+            }
+            None => {
+                self.push([b'&', 0, 0, 0], 1, Class::Drop, out, ranges)?;
+                Some(i + 1 + used)
+            }
+        }
+    }
+}
+
+fn is_markup(b: Option<&u8>) -> bool {
+    matches!(b, Some(b'&' | b'<'))
+}
+
+/// Eight copies of a byte in a word.
+const fn splat(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+/// Eight bytes from `i` (at most the length of `bytes`), little-endian, padded with zero bytes (which
+/// end any run) past the end.
+fn load_word(bytes: &[u8], i: usize) -> u64 {
+    if let Some(word) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        return u64::from_le_bytes(*word);
+    }
+    if let Some(last) = bytes.last_chunk::<8>() {
+        // The last eight bytes, shifted so that byte `i` comes first (nothing at the end).
+        let shift = 8 * (i + 8).saturating_sub(bytes.len());
+        return u32::try_from(shift)
+            .ok()
+            .and_then(|shift| u64::from_le_bytes(*last).checked_shr(shift))
+            .unwrap_or(0);
+    }
+    let mut word = [0; 8];
+    for (w, &b) in word.iter_mut().zip(bytes.get(i..).unwrap_or_default()) {
+        *w = b;
+    }
+    u64::from_le_bytes(word)
+}
+
+/// The word with its upper-case ASCII letters lowered, and how many of its first bytes are copied
+/// so: ASCII letters and digits, and single spaces between them. The byte before the word is a letter
+/// or a digit; `then_word` says whether the byte after it is one.
+fn word_prefix(word: u64, then_word: bool) -> (u64, usize) {
+    // For bytes under 0x80, `x + (0x80 - lo)` has its high bit set exactly when `x >= lo`, and no byte
+    // carries into the next; bytes from 0x80 are masked to seven bits here and excluded below.
+    let ascii = !word & splat(0x80);
+    let low = word & splat(0x7F);
+    let at_least = |x: u64, lo: u8| x.wrapping_add(splat(0x80 - lo)) & splat(0x80);
+    // Setting bit 5 maps upper-case letters onto lower-case ones and nothing else onto letters.
+    let folded = low | splat(0x20);
+    let letter = at_least(folded, b'a') & !at_least(folded, b'z' + 1);
+    let digit = at_least(low, b'0') & !at_least(low, b'9' + 1);
+    // `t + 0x7F` has its high bit clear exactly when `t` is zero.
+    let space = !(low ^ splat(b' ')).wrapping_add(splat(0x7F)) & splat(0x80);
+    let kept = (letter | digit) & ascii;
+    let before = (kept << 8) | 0x80;
+    let after = (kept >> 8) | (u64::from(then_word) << 63);
+    let copied = kept | (space & ascii & before & after);
+    let run = ((!copied & splat(0x80)).trailing_zeros() / 8) as usize;
+    // Upper-case letters have bit 5 clear; moving the letter bit (7) to bit 5 lowers them.
+    let upper = letter & !(low << 2);
+    (word | (upper >> 2), run)
+}
+
+#[cfg(test)]
+mod tests;
