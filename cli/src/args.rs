@@ -120,6 +120,34 @@ pub(crate) enum Command {
     /// Measure morgue on generated data (run a release build).
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Find fuzzy duplicates and story clusters in a JSON-lines corpus, without an archive.
+    ///
+    /// Input lines: {"id", "source", "url", "title", "text", "published", "language"} (id
+    /// required; published RFC 3339; the rest optional). Output: one line per input line, in
+    /// order: {"id", "cluster", "relation", "duplicate_of", "score", "method"}, relation null for
+    /// a cluster's representative; an unusable line gives {"line": N, "error": "..."}.
+    Dedup(DedupArgs),
+}
+
+/// `morgue dedup` flags.
+#[derive(Debug, Clone, PartialEq, clap::Args)]
+pub(crate) struct DedupArgs {
+    /// The corpus, JSON lines; `-` or none reads standard input.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) input: Option<PathBuf>,
+    /// Where the results go, JSON lines; `-` or none writes standard output.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// Compare two dated stories only when published at most this far apart (e.g. 5d, 36h).
+    /// Undated stories are compared with all.
+    #[arg(long, value_name = "DURATION", default_value = "5d")]
+    pub(crate) window: String,
+    /// Worker threads [default: the machine's cores]. Results never depend on it.
+    #[arg(long, value_name = "N")]
+    pub(crate) threads: Option<usize>,
+    /// Add every score, the thresholds in force and the candidate families to each match.
+    #[arg(long)]
+    pub(crate) explain: bool,
 }
 
 /// `morgue bench` subcommands.

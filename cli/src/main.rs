@@ -15,6 +15,7 @@ mod args;
 mod bench;
 mod config;
 mod crawl;
+mod dedup;
 mod demo;
 mod extract;
 mod ingest;
@@ -126,6 +127,20 @@ async fn run(args: Args) -> Result<()> {
         }
         Command::Tag { lang } => tag::run(&lang, std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Extract(command) => extract::run(&command),
+        Command::Dedup(args) => {
+            let window = config::parse_std_duration(&args.window, "window")?;
+            let threads = args.threads.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            });
+            let options = dedup::Options {
+                input: args.input,
+                output: args.output,
+                window_secs: i64::try_from(window.as_secs()).unwrap_or(i64::MAX),
+                threads: threads.max(1),
+                explain: args.explain,
+            };
+            tokio::task::block_in_place(|| dedup::run(&options))
+        }
     }
 }
 

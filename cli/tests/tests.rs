@@ -3,6 +3,8 @@
 mod archive;
 // `morgue crawl` and `morgue sources` against the test web.
 mod crawl;
+// `morgue dedup`: a researcher's JSON-lines corpus, line for line.
+mod dedup;
 // `morgue extract`: one page, and JSON lines streamed in order.
 mod extract;
 // `morgue normalize`: line-for-line batch behaviour.

@@ -16,7 +16,7 @@
 //! `dedup/models/use-m/` (`tokenizer.json` for the `tokenizers` crate and
 //! `embeddings.safetensors`). The conversion bakes in every weighting, so embedding is a plain
 //! sum: special rows zeroed, the probability-weighted mean row subtracted, PCA to 256
-//! dimensions, each row scaled by its SIF weight `a / (a + p)` (`a` = 1e-3, `p` the piece's
+//! dimensions, each row scaled by its SIF weight `a / (a + p)` (`a` = 1e-4, `p` the piece's
 //! unigram probability), int8 with one scale per row. The model folder's README gives the
 //! provenance and the measurements behind each choice.
 //!

@@ -1,0 +1,107 @@
+//! `morgue dedup`: one output line per input line, in order, whatever the input.
+
+use serde_json::Value;
+
+use crate::{morgue_with_stdin, stderr, stdout};
+
+const STORY: &str = "The city council of Springfield approved a new budget of 12 million dollars on Monday after a long debate about schools, roads and the public library. Mayor Ann Lee said the plan would hire 40 teachers and repair the main bridge before winter. Opponents argued that the tax increase would hurt small businesses in the old town district.";
+const OTHER: &str = "A storm brought heavy snow to the northern mountains overnight, closing two highways and cutting power to 3,000 homes. Rescue teams reached a stranded bus near the pass early on Tuesday, and forecasters expect more snow through the weekend.";
+
+fn line(id: &str, title: &str, text: &str, published: &str) -> String {
+    serde_json::json!({"id": id, "source": "s", "url": format!("https://example.test/{id}"), "title": title, "text": text, "published": published}).to_string()
+}
+
+fn run(input: &str, args: &[&str]) -> Vec<Value> {
+    let mut all = vec!["dedup"];
+    all.extend_from_slice(args);
+    let output = morgue_with_stdin(&all, input.as_bytes());
+    assert!(output.status.success(), "{}", stderr(&output));
+    stdout(&output).lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect()
+}
+
+#[test]
+fn copies_cluster_and_bad_lines_keep_their_place() {
+    let copy = format!("By Staff Reporter\n\n{STORY}\n\nCopyright The Daily. All rights reserved.");
+    let input = [
+        line("a", "Council approves budget", STORY, "2026-01-05T08:00:00Z"),
+        "this is not json".to_owned(),
+        line("b", "Springfield passes 12m budget", &copy, "2026-01-05T10:30:00+01:00"),
+        String::new(),
+        line("c", "Snow closes highways", OTHER, "2026-01-05"),
+        line("a", "Repeated id", OTHER, "2026-01-06"),
+        r#"{"title": "no id"}"#.to_owned(),
+        line("d", "Bad date", OTHER, "yesterday"),
+        serde_json::json!({"id": 7, "text": ""}).to_string(),
+    ]
+    .join("\n");
+    let out = run(&input, &["--threads", "2"]);
+    assert_eq!(out.len(), 9, "{out:?}");
+    assert_eq!(out[0]["id"], "a");
+    assert_eq!(out[0]["cluster"], "a");
+    assert_eq!(out[0]["relation"], Value::Null);
+    assert_eq!(out[1]["line"], 2);
+    assert!(out[1]["error"].as_str().unwrap().contains("JSON"), "{}", out[1]);
+    assert_eq!(out[2]["id"], "b");
+    assert_eq!(out[2]["cluster"], "a");
+    assert_eq!(out[2]["relation"], "duplicate");
+    assert_eq!(out[2]["duplicate_of"], "a");
+    assert_eq!(out[2]["method"], "minhash");
+    assert!(out[2]["score"].as_f64().unwrap() >= 0.75);
+    assert_eq!(out[3]["error"], "empty line");
+    assert_eq!(out[4]["cluster"], "c");
+    assert!(out[5]["error"].as_str().unwrap().contains("duplicate id \"a\" (first on line 1)"));
+    assert!(out[6]["error"].as_str().unwrap().contains("missing id"));
+    assert!(out[7]["error"].as_str().unwrap().contains("bad published"));
+    assert_eq!(out[8]["id"], "7");
+    assert_eq!(out[8]["cluster"], "7");
+}
+
+#[test]
+fn output_file_explain_and_thread_count_do_not_change_results() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let input = dir.path().join("in.jsonl");
+    let copy = format!("{STORY} Read more at our site.");
+    let text = [
+        line("x", "Budget", STORY, "2026-01-05T08:00:00Z"),
+        line("y", "Budget again", &copy, "2026-01-06T08:00:00Z"),
+        line("z", "Far later copy", STORY, "2026-03-01T08:00:00Z"),
+    ]
+    .join("\n");
+    std::fs::write(&input, text).expect("write input");
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.path().join(format!("out{threads}.jsonl"));
+        let output = crate::morgue(
+            dir.path(),
+            &[
+                "dedup",
+                "--input",
+                input.to_str().unwrap(),
+                "--output",
+                out.to_str().unwrap(),
+                "--threads",
+                threads,
+                "--explain",
+                "--window",
+                "5d",
+            ],
+        );
+        assert!(output.status.success(), "{}", stderr(&output));
+        outputs.push(std::fs::read_to_string(out).expect("read output"));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    let lines: Vec<Value> = outputs[0].lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[1]["cluster"], "x");
+    assert!(lines[1]["scores"]["containment"].as_f64().unwrap() > 0.9);
+    assert_eq!(lines[1]["thresholds"]["duplicate_containment"], 0.75);
+    // Outside the five-day window: its own cluster.
+    assert_eq!(lines[2]["cluster"], "z");
+}
+
+#[test]
+fn empty_input_gives_empty_output_and_bad_flags_fail() {
+    assert!(run("", &[]).is_empty());
+    let output = morgue_with_stdin(&["dedup", "--window", "soon"], b"");
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("bad window"), "{}", stderr(&output));
+}

@@ -1,0 +1,157 @@
+//! End-to-end dedup speed and memory on a synthetic news corpus.
+//!
+//! `cargo run --release -p dedup --example dedup_bench -- [--articles 40000] [--threads 2]
+//!  [--chunk 20000] [GROUND_TRUTH_DIR]`
+//!
+//! The corpus (see `evalset/mod.rs`): the wcxb-dev ground-truth articles plus synthetic stories
+//! (bigram walks over their text, so distinct texts with real word statistics), about 17% of the
+//! articles in groups of edited copies, a few rewrites and roundups, 40,000 articles a day (the
+//! inflow of a national media monitor), so `--articles 1000000` spans 25 days. Documents are
+//! generated and turned into signatures a chunk at a time, so the texts of a million articles
+//! never sit in memory together (as a streaming reader would do); generation is not timed.
+//!
+//! Reports the time of each step on `--threads` threads (signatures; candidates, verification
+//! and clustering), the tagger's tokens per second and the embedder's articles per second in
+//! the pipeline (each step run alone over the same documents), and the peak resident memory.
+#![allow(clippy::print_stdout)]
+
+mod evalset;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use dedup::{Config, Deduper, Document, Signature};
+use evalset::{Mix, Rng, Synth};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/data/extraction/wcxb-dev/ground-truth");
+    let (mut articles, mut threads, mut chunk) = (40_000usize, 2usize, 20_000usize);
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().and_then(|v| v.parse().ok()).expect("a number");
+        match arg.as_str() {
+            "--articles" => articles = value(),
+            "--threads" => threads = value(),
+            "--chunk" => chunk = value(),
+            other => dir = PathBuf::from(other),
+        }
+    }
+    let bases = evalset::load_bases(&dir, 150);
+    let synth = Synth::new(&bases);
+    let config = Config { threads, ..Config::default() };
+    let started = Instant::now();
+    let dedup = Deduper::new(config).expect("model");
+    println!("model loaded in {:.2} s", started.elapsed().as_secs_f64());
+
+    let mix = Mix {
+        with_duplicates: 0.065,
+        max_duplicates: 3,
+        with_rewrites: 0.02,
+        roundups_per_100: 0.2,
+        undated: 0.02,
+        days: 1,
+    };
+    let mut rng = Rng::new(7);
+    let mut signatures: Vec<Signature> = Vec::with_capacity(articles);
+    let (mut sig_secs, mut tag_secs, mut embed_secs) = (0.0, 0.0, 0.0);
+    let (mut tagged, mut words, mut measured) = (0usize, 0usize, 0usize);
+    let mut chunk_no = 0;
+    while signatures.len() < articles {
+        // One chunk of documents, dated on its day (40,000 a day).
+        let mut stories = Vec::new();
+        if chunk_no == 0 {
+            let refs: Vec<&evalset::Base> = bases.iter().collect();
+            stories.extend(evalset::stories(&refs, &mut rng));
+        }
+        let want = chunk.min(articles - signatures.len());
+        while (stories.len() as f64) * 1.15 < want as f64 {
+            stories.push(synth.story(&mut rng));
+        }
+        let mut docs = evalset::generate(&stories, &mix, &mut rng, &format!("c{chunk_no}-"));
+        docs.truncate(want);
+        let day = (signatures.len() / 40_000) as i64 * 86_400;
+        let docs: Vec<Document> = docs
+            .iter()
+            .map(|d| {
+                let mut doc = d.to_document();
+                doc.published = doc.published.map(|p| p + day);
+                doc
+            })
+            .collect();
+        words += docs.iter().map(|d| d.text.split_whitespace().count()).sum::<usize>();
+        let t = Instant::now();
+        signatures.extend(dedup.signatures(&docs));
+        sig_secs += t.elapsed().as_secs_f64();
+        // The tagger and the embedder alone, on the first 40,000 documents.
+        if measured < 40_000 {
+            let t = Instant::now();
+            let counts = parallel(&docs, threads, |d| {
+                let language = dedup.language(d);
+                dedup.content_tokens(d, language.as_deref()).tagged
+            });
+            tag_secs += t.elapsed().as_secs_f64();
+            tagged += counts.iter().sum::<usize>();
+            let t = Instant::now();
+            let _ = parallel(&docs, threads, |d| dedup.embedding(d).len());
+            embed_secs += t.elapsed().as_secs_f64();
+            measured += docs.len();
+        }
+        chunk_no += 1;
+    }
+    let n = signatures.len();
+    println!("{n} articles ({:.0} words each), {threads} threads", words as f64 / n as f64);
+    println!("signatures: {sig_secs:.1} s ({:.0} articles/s)", n as f64 / sig_secs);
+    println!(
+        "  POS-filtered tokens alone: {tag_secs:.1} s for {measured} articles, {:.0} tokens/s",
+        tagged as f64 / tag_secs
+    );
+    println!(
+        "  embeddings alone: {embed_secs:.1} s for {measured} articles, {:.0} articles/s",
+        measured as f64 / embed_secs
+    );
+    let t = Instant::now();
+    let outcome = dedup.run_signatures(&signatures);
+    let match_secs = t.elapsed().as_secs_f64();
+    println!(
+        "candidates, verification, clustering: {match_secs:.1} s ({} candidate pairs, {} links)",
+        outcome.stats.candidate_pairs, outcome.stats.links
+    );
+    let with_links = outcome.assignments.iter().filter(|a| a.link.is_some()).count();
+    let clusters: std::collections::HashSet<&str> =
+        outcome.assignments.iter().map(|a| a.cluster.as_str()).collect();
+    println!(
+        "{with_links} articles matched to another ({:.1}%), {} clusters",
+        100.0 * with_links as f64 / n as f64,
+        clusters.len()
+    );
+    println!(
+        "end to end (signatures + matching): {:.1} s; peak resident memory {}",
+        sig_secs + match_secs,
+        peak_memory()
+    );
+}
+
+fn parallel<R: Send>(
+    docs: &[Document],
+    threads: usize,
+    f: impl Fn(&Document) -> R + Sync,
+) -> Vec<R> {
+    let per = docs.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> =
+            docs.chunks(per).map(|c| s.spawn(|| c.iter().map(&f).collect::<Vec<R>>())).collect();
+        handles.into_iter().flat_map(|h| h.join().expect("thread")).collect()
+    })
+}
+
+fn peak_memory() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM"))
+                .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
+        })
+        .unwrap_or_else(|| "unknown".into())
+}

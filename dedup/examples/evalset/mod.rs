@@ -1,0 +1,798 @@
+//! The dedup evaluation set and the speed corpus: real article text with seeded syndication
+//! edits, shared by the `dedup_eval` and `dedup_bench` examples.
+//!
+//! Base stories are the wcxb-dev ground-truth texts (Web Content eXtraction Benchmark, Murrough
+//! Foley 2026, CC-BY-4.0; read from `../shared` at generation time only, never by the crate).
+//! Everything below is a pure function of the bases and a seed.
+//!
+//! - **Duplicates** (the same text, edited): a random mix of a new headline, a trimmed tail,
+//!   inserted boilerplate and a byline, reordered paragraphs, synonym swaps and typos.
+//! - **Rewrites** (the same story, written differently; truth relation "similar"): a third to
+//!   a half of the sentences, shuffled, a quarter of the swappable words swapped, words dropped,
+//!   clauses turned round, a new lede and generic reporting sentences.
+//! - **Hard negatives**: stories of one source share its boilerplate and byline style and are
+//!   grouped by topic tag; long texts are split into two stories of the same source and topic
+//!   (the first and second half); roundups quote the ledes of ten or so unrelated stories of
+//!   the same days (a chain-maker: truth is a story of its own).
+#![allow(dead_code, unreachable_pub)]
+
+use std::path::Path;
+
+/// A small, fixed, seedable generator (SplitMix64).
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+    pub fn chance(&mut self, p: f64) -> bool {
+        self.unit() < p
+    }
+    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
+    }
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i + 1);
+            items.swap(i, j);
+        }
+    }
+}
+
+/// One wcxb-dev ground-truth article.
+#[derive(Debug, Clone)]
+pub struct Base {
+    pub file_id: String,
+    pub domain: String,
+    pub title: String,
+    pub text: String,
+    pub tags: Vec<String>,
+}
+
+/// Loads the ground-truth articles with at least `min_words` words of main content, in file order.
+pub fn load_bases(dir: &Path, min_words: usize) -> Vec<Base> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for file in files {
+        let raw = std::fs::read_to_string(&file).expect("read");
+        let value: serde_json::Value = serde_json::from_str(&raw).expect("json");
+        let truth = &value["ground_truth"];
+        let text = truth["main_content"].as_str().unwrap_or_default().trim().to_owned();
+        if text.split_whitespace().count() < min_words {
+            continue;
+        }
+        let url = value["url"].as_str().unwrap_or_default();
+        let domain =
+            url.split('/').nth(2).unwrap_or("unknown").trim_start_matches("www.").to_owned();
+        let tags = value["_internal"]["page_type"]["tags"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|t| t.as_str().map(str::to_lowercase)).collect())
+            .unwrap_or_default();
+        out.push(Base {
+            file_id: value["file_id"].as_str().unwrap_or_default().to_owned(),
+            domain,
+            title: truth["title"].as_str().unwrap_or_default().trim().to_owned(),
+            text,
+            tags,
+        });
+    }
+    out
+}
+
+/// What a generated document is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Original,
+    Duplicate,
+    Rewrite,
+    Roundup,
+}
+
+/// A generated document with its truth.
+#[derive(Debug, Clone)]
+pub struct Doc {
+    pub id: String,
+    pub source: String,
+    pub url: String,
+    pub title: String,
+    pub text: String,
+    pub published: Option<i64>,
+    /// The true story (cluster).
+    pub story: usize,
+    pub kind: Kind,
+}
+
+impl Doc {
+    pub fn to_document(&self) -> dedup::Document {
+        dedup::Document {
+            id: self.id.clone(),
+            source: self.source.clone(),
+            url: self.url.clone(),
+            title: self.title.clone(),
+            text: self.text.clone(),
+            published: self.published,
+            language: None,
+        }
+    }
+}
+
+/// The true relation of two documents: `Some(Duplicate)` when both are the same text (the
+/// original or an edited copy), `Some(Similar)` when one is a rewrite of the same story.
+pub fn truth(a: &Doc, b: &Doc) -> Option<dedup::Relation> {
+    if a.story != b.story {
+        return None;
+    }
+    let copy = |k: Kind| matches!(k, Kind::Original | Kind::Duplicate);
+    Some(if copy(a.kind) && copy(b.kind) {
+        dedup::Relation::Duplicate
+    } else {
+        dedup::Relation::Similar
+    })
+}
+
+/// How much of each edit a generated set has.
+#[derive(Debug, Clone, Copy)]
+pub struct Mix {
+    /// Share of stories with edited copies.
+    pub with_duplicates: f64,
+    /// Most copies per such story.
+    pub max_duplicates: usize,
+    /// Share of stories with rewrites.
+    pub with_rewrites: f64,
+    /// Roundups per 100 stories.
+    pub roundups_per_100: f64,
+    /// Share of undated documents.
+    pub undated: f64,
+    /// Days the stories are spread over.
+    pub days: i64,
+}
+
+impl Mix {
+    /// The evaluation mix: many positives, for statistical power.
+    pub fn eval() -> Self {
+        Mix {
+            with_duplicates: 0.5,
+            max_duplicates: 4,
+            with_rewrites: 0.3,
+            roundups_per_100: 2.0,
+            undated: 0.05,
+            days: 40,
+        }
+    }
+}
+
+const EPOCH: i64 = 1_767_225_600; // 2026-01-01T00:00:00Z
+
+/// A story to generate from: a headline and paragraphs.
+#[derive(Debug, Clone)]
+pub struct Story {
+    pub source: String,
+    pub title: String,
+    pub paragraphs: Vec<String>,
+    pub tags: Vec<String>,
+}
+
+/// The stories of a split of the bases: long texts are split into two stories (same source and
+/// topic, different story: the hard negatives), and each base's source is its domain, or, for
+/// a third of them, a shared source of its topic (same source, same topic, different stories).
+pub fn stories(bases: &[&Base], rng: &mut Rng) -> Vec<Story> {
+    let mut out = Vec::new();
+    for base in bases {
+        let paragraphs: Vec<String> = base
+            .text
+            .split("\n\n")
+            .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|p| !p.is_empty())
+            .collect();
+        let source = if rng.chance(0.33) {
+            format!("{}-daily.example", base.tags.first().map_or("general", String::as_str))
+        } else {
+            base.domain.clone()
+        };
+        let words: usize = paragraphs.iter().map(|p| p.split_whitespace().count()).sum();
+        if words >= 1000 && paragraphs.len() >= 6 && rng.chance(0.5) {
+            let half = paragraphs.len() / 2;
+            let second = paragraphs[half..].to_vec();
+            let title = first_words(&second[0], 10);
+            out.push(Story {
+                source: source.clone(),
+                title: base.title.clone(),
+                paragraphs: paragraphs[..half].to_vec(),
+                tags: base.tags.clone(),
+            });
+            out.push(Story { source, title, paragraphs: second, tags: base.tags.clone() });
+        } else {
+            out.push(Story {
+                source,
+                title: base.title.clone(),
+                paragraphs,
+                tags: base.tags.clone(),
+            });
+        }
+    }
+    out
+}
+
+fn first_words(text: &str, n: usize) -> String {
+    text.split_whitespace().take(n).collect::<Vec<_>>().join(" ")
+}
+
+/// Generates the documents of a set of stories under a mix.
+pub fn generate(stories: &[Story], mix: &Mix, rng: &mut Rng, prefix: &str) -> Vec<Doc> {
+    let mut docs = Vec::new();
+    let mut next_id = 0usize;
+    let mut id = |kind: &str| {
+        next_id += 1;
+        format!("{prefix}{kind}{next_id:06}")
+    };
+    let boiler = Boilerplate;
+    for (s, story) in stories.iter().enumerate() {
+        let day = rng.below(mix.days.max(1) as usize) as i64;
+        let t0 = EPOCH + day * 86_400 + rng.below(86_400) as i64;
+        let dated = |rng: &mut Rng, t: i64| (!rng.chance(mix.undated)).then_some(t);
+        let house = boiler.house(&story.source, rng);
+        let original_text = join(&house.apply(&story.paragraphs, rng));
+        docs.push(Doc {
+            id: id("o"),
+            source: story.source.clone(),
+            url: format!("https://{}/{}", story.source, slug(&story.title)),
+            title: story.title.clone(),
+            text: original_text,
+            published: dated(rng, t0),
+            story: s,
+            kind: Kind::Original,
+        });
+        if rng.chance(mix.with_duplicates) {
+            let n = 1 + rng.below(mix.max_duplicates);
+            for _ in 0..n {
+                let source = format!("outlet{}.example", rng.below(400));
+                let (title, text) = edited_copy(story, &source, stories, &boiler, rng);
+                let t = t0 + rng.below(2 * 86_400) as i64;
+                docs.push(Doc {
+                    id: id("d"),
+                    url: format!("https://{source}/{}", slug(&title)),
+                    source,
+                    title,
+                    text,
+                    published: dated(rng, t),
+                    story: s,
+                    kind: Kind::Duplicate,
+                });
+            }
+        }
+        if rng.chance(mix.with_rewrites) {
+            let n = 1 + rng.below(2);
+            for _ in 0..n {
+                let source = format!("outlet{}.example", rng.below(400));
+                let (title, text) = rewrite(story, rng);
+                let t = t0 + rng.below(3 * 86_400) as i64;
+                docs.push(Doc {
+                    id: id("r"),
+                    url: format!("https://{source}/{}", slug(&title)),
+                    source,
+                    title,
+                    text,
+                    published: dated(rng, t),
+                    story: s,
+                    kind: Kind::Rewrite,
+                });
+            }
+        }
+    }
+    // Roundups: the ledes of ten or so stories of the same days.
+    let roundups = (stories.len() as f64 * mix.roundups_per_100 / 100.0).round() as usize;
+    let originals: Vec<usize> =
+        (0..docs.len()).filter(|&i| docs[i].kind == Kind::Original).collect();
+    for r in 0..roundups {
+        let Some(&anchor) = originals.get(rng.below(originals.len().max(1))) else { break };
+        let t = docs[anchor].published.unwrap_or(EPOCH);
+        let mut near: Vec<usize> = originals
+            .iter()
+            .copied()
+            .filter(|&i| docs[i].published.is_some_and(|p| (p - t).abs() < 2 * 86_400))
+            .collect();
+        rng.shuffle(&mut near);
+        near.truncate(8 + rng.below(8));
+        let paragraphs: Vec<String> = near
+            .iter()
+            .map(|&i| {
+                let d = &docs[i];
+                let lede = d.text.split("\n\n").find(|p| p.split_whitespace().count() > 12);
+                format!("{}. {}", d.title, first_words(lede.unwrap_or(&d.text), 40))
+            })
+            .collect();
+        let title = format!("Morning briefing: the {} stories to know today", paragraphs.len());
+        docs.push(Doc {
+            id: id("b"),
+            source: "briefing.example".into(),
+            url: format!("https://briefing.example/{r}"),
+            title,
+            text: join(&paragraphs),
+            published: Some(t + 3_600),
+            story: stories.len() + r,
+            kind: Kind::Roundup,
+        });
+    }
+    docs
+}
+
+fn join(paragraphs: &[String]) -> String {
+    paragraphs.join("\n\n")
+}
+
+fn slug(title: &str) -> String {
+    title
+        .split_whitespace()
+        .take(8)
+        .map(|w| w.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// A source's house style: a byline form, a footer, inserted promos.
+struct House {
+    byline: Option<String>,
+    footer: Option<String>,
+}
+
+impl House {
+    fn apply(&self, paragraphs: &[String], rng: &mut Rng) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(b) = &self.byline {
+            out.push(b.clone());
+        }
+        out.extend(paragraphs.iter().cloned());
+        if let Some(f) = &self.footer
+            && rng.chance(0.8)
+        {
+            out.push(f.clone());
+        }
+        out
+    }
+}
+
+#[derive(Default)]
+struct Boilerplate;
+
+const NAMES: &[&str] = &[
+    "Maria Santos",
+    "John Carter",
+    "Aisha Khan",
+    "Lars Nielsen",
+    "Sophie Martin",
+    "Daniel Weber",
+    "Elena Rossi",
+    "Tom Becker",
+    "Priya Nair",
+    "Carlos Mendes",
+    "Hannah Lee",
+    "Omar Haddad",
+];
+const AGENCIES: &[&str] = &["Reuters", "AP", "AFP", "Bloomberg", "dpa", "Staff", "Wire Service"];
+
+impl Boilerplate {
+    fn house(&self, source: &str, rng: &mut Rng) -> House {
+        let byline = rng.chance(0.6).then(|| {
+            format!(
+                "By {} | {} | {}",
+                rng.pick(NAMES),
+                source,
+                rng.pick(&["Updated", "Published", "Posted"])
+            )
+        });
+        let footer = rng.chance(0.7).then(|| {
+            let lines = [
+                format!("Copyright {source}. All rights reserved. This material may not be published, broadcast, rewritten or redistributed."),
+                format!("Sign up for the {source} newsletter to get the day's top stories delivered to your inbox every morning."),
+                format!("Follow {source} on social media and share your news tips with our newsroom."),
+            ];
+            rng.pick(&lines).clone()
+        });
+        House { byline, footer }
+    }
+
+    fn promo(&self, source: &str, other_title: &str, rng: &mut Rng) -> String {
+        let lines = [
+            "Advertisement".to_owned(),
+            format!("Related: {other_title}"),
+            format!("Read more: {other_title}"),
+            "Share this article on Facebook, Twitter or by email.".to_owned(),
+            format!("Subscribe to {source} for unlimited access to our journalism."),
+            "Story continues below advertisement".to_owned(),
+        ];
+        rng.pick(&lines).clone()
+    }
+}
+
+/// An edited syndicated copy of a story: (title, text).
+fn edited_copy(
+    story: &Story,
+    source: &str,
+    stories: &[Story],
+    boiler: &Boilerplate,
+    rng: &mut Rng,
+) -> (String, String) {
+    let mut paragraphs = story.paragraphs.clone();
+    // Trimmed tail: keep 45% to 100% of the words.
+    if rng.chance(0.6) {
+        let total: usize = paragraphs.iter().map(|p| p.split_whitespace().count()).sum();
+        let keep = (total as f64 * rng.range(0.45, 1.0)) as usize;
+        let mut seen = 0;
+        let mut cut = paragraphs.len();
+        for (i, p) in paragraphs.iter().enumerate() {
+            seen += p.split_whitespace().count();
+            if seen >= keep {
+                cut = i + 1;
+                break;
+            }
+        }
+        paragraphs.truncate(cut.max(1));
+    }
+    // Reordered paragraphs.
+    if rng.chance(0.35) && paragraphs.len() > 3 {
+        for _ in 0..1 + rng.below(3) {
+            let i = 1 + rng.below(paragraphs.len() - 2);
+            paragraphs.swap(i, i + 1);
+        }
+    }
+    // Word-level edits.
+    let synonym_rate = if rng.chance(0.5) { rng.range(0.02, 0.15) } else { 0.0 };
+    let typo_rate = if rng.chance(0.4) { rng.range(0.003, 0.02) } else { 0.0 };
+    let mut paragraphs: Vec<String> =
+        paragraphs.iter().map(|p| edit_words(p, synonym_rate, 0.0, typo_rate, rng)).collect();
+    // Byline and boilerplate.
+    if rng.chance(0.5) {
+        let byline = if rng.chance(0.5) {
+            format!("By {} ({})", rng.pick(NAMES), rng.pick(AGENCIES))
+        } else {
+            format!("{} — {}", rng.pick(AGENCIES).to_uppercase(), rng.pick(NAMES))
+        };
+        paragraphs.insert(0, byline);
+    }
+    if rng.chance(0.6) {
+        for _ in 0..1 + rng.below(3) {
+            let other = &rng.pick(stories).title;
+            let promo = boiler.promo(source, other, rng);
+            let at = rng.below(paragraphs.len() + 1);
+            paragraphs.insert(at, promo);
+        }
+    }
+    // New headline.
+    let title = match rng.below(4) {
+        0 => story.title.clone(),
+        1 => format!("{} | {}", story.title, source),
+        2 => edit_words(&story.title, 0.4, 0.0, 0.0, rng),
+        _ => {
+            let lede = story.paragraphs.iter().find(|p| p.split_whitespace().count() > 8);
+            first_words(lede.unwrap_or(&story.title), 6 + rng.below(6))
+        }
+    };
+    (title, join(&paragraphs))
+}
+
+/// A rewrite of a story by another reporter: (title, text).
+fn rewrite(story: &Story, rng: &mut Rng) -> (String, String) {
+    let sentences: Vec<String> = story
+        .paragraphs
+        .iter()
+        .flat_map(|p| split_sentences(p))
+        .filter(|s| s.split_whitespace().count() >= 4)
+        .collect();
+    let keep = rng.range(0.3, 0.5);
+    let mut kept: Vec<String> = sentences.iter().filter(|_| rng.chance(keep)).cloned().collect();
+    if kept.is_empty() {
+        kept = sentences.iter().take(3).cloned().collect();
+    }
+    // Shuffle within windows of four sentences: a different order, the same arc.
+    for chunk in kept.chunks_mut(4) {
+        rng.shuffle(chunk);
+    }
+    let mut out: Vec<String> = kept
+        .iter()
+        .map(|s| {
+            let s = if rng.chance(0.3) { turn_clauses(s) } else { s.clone() };
+            edit_words(&s, 0.25, 0.1, 0.0, rng)
+        })
+        .collect();
+    let lede = format!(
+        "{} {}",
+        edit_words(&story.title, 0.3, 0.0, 0.0, rng),
+        rng.pick(&[
+            ", according to people familiar with the matter.",
+            ", officials and experts said this week.",
+            ", a development that drew wide attention.",
+            "."
+        ])
+    );
+    out.insert(0, lede);
+    for _ in 0..1 + rng.below(3) {
+        let at = rng.below(out.len() + 1);
+        out.insert(at, rng.pick(FILLER).to_string());
+    }
+    let paragraphs: Vec<String> = out.chunks(3).map(|c| c.join(" ")).collect();
+    let title = edit_words(&story.title, 0.5, 0.15, 0.0, rng);
+    (title, join(&paragraphs))
+}
+
+const FILLER: &[&str] = &[
+    "The details were confirmed by several people with knowledge of the plans.",
+    "It was not immediately clear what the next steps would be.",
+    "Representatives did not respond to requests for comment on Tuesday.",
+    "The announcement comes amid growing interest in the subject.",
+    "Critics have raised questions about the timing and the cost.",
+    "More information is expected to be released in the coming weeks.",
+    "Observers said the move could have wider consequences.",
+];
+
+fn split_sentences(paragraph: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for word in paragraph.split_whitespace() {
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+        if word.ends_with(['.', '!', '?']) && word.len() > 3 {
+            out.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+/// "A, B." becomes "B, A." (a crude but common rewriting move).
+fn turn_clauses(sentence: &str) -> String {
+    let Some((a, b)) = sentence.split_once(", ") else { return sentence.to_owned() };
+    let b = b.trim_end_matches(['.', '!', '?']);
+    let a = a.chars().next().map_or(String::new(), |c| {
+        let rest: String = a.chars().skip(1).collect();
+        format!("{}{rest}", c.to_lowercase())
+    });
+    let mut b_chars = b.chars();
+    let b = b_chars
+        .next()
+        .map_or(String::new(), |c| format!("{}{}", c.to_uppercase(), b_chars.as_str()));
+    format!("{b}, {a}.")
+}
+
+/// Word-level edits: synonym swaps, word drops (lower-case words only) and typos, each at its rate.
+pub fn edit_words(text: &str, synonyms: f64, drops: f64, typos: f64, rng: &mut Rng) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        let core = word.trim_matches(|c: char| !c.is_alphanumeric());
+        let lower = core.to_lowercase();
+        if core.chars().next().is_some_and(char::is_lowercase) && rng.chance(drops) {
+            continue;
+        }
+        let mut w = word.to_owned();
+        if let Some(alts) = synonyms_of(&lower)
+            && rng.chance(synonyms * 2.5)
+        {
+            let alt = rng.pick(alts);
+            let alt = if core.chars().next().is_some_and(char::is_uppercase) {
+                let mut c = alt.chars();
+                c.next().map_or(String::new(), |f| format!("{}{}", f.to_uppercase(), c.as_str()))
+            } else {
+                (*alt).to_owned()
+            };
+            w = word.replacen(core, &alt, 1);
+        }
+        if rng.chance(typos) && w.chars().count() > 3 {
+            w = typo(&w, rng);
+        }
+        out.push(w);
+    }
+    out.join(" ")
+}
+
+fn typo(word: &str, rng: &mut Rng) -> String {
+    let mut chars: Vec<char> = word.chars().collect();
+    let i = 1 + rng.below(chars.len() - 2);
+    match rng.below(3) {
+        0 => chars.swap(i, i + 1),
+        1 => {
+            chars.remove(i);
+        }
+        _ => {
+            let c = chars[i];
+            chars.insert(i, c);
+        }
+    }
+    chars.into_iter().collect()
+}
+
+/// A hand-made table of common English words and replacements a rewriting editor would use.
+fn synonyms_of(word: &str) -> Option<&'static [&'static str]> {
+    const TABLE: &[(&str, &[&str])] = &[
+        ("said", &["stated", "noted", "added", "explained"]),
+        ("says", &["states", "notes", "explains"]),
+        ("big", &["large", "major", "huge"]),
+        ("large", &["big", "sizeable", "major"]),
+        ("small", &["little", "minor", "modest"]),
+        ("important", &["key", "crucial", "significant"]),
+        ("new", &["fresh", "latest", "recent"]),
+        ("help", &["assist", "support", "aid"]),
+        ("helps", &["assists", "supports", "aids"]),
+        ("use", &["employ", "utilize", "apply"]),
+        ("used", &["employed", "utilized", "applied"]),
+        ("make", &["create", "produce", "build"]),
+        ("makes", &["creates", "produces", "builds"]),
+        ("show", &["reveal", "indicate", "demonstrate"]),
+        ("shows", &["reveals", "indicates", "demonstrates"]),
+        ("many", &["numerous", "several", "lots of"]),
+        ("also", &["additionally", "too", "as well"]),
+        ("however", &["but", "yet", "still"]),
+        ("because", &["since", "as"]),
+        ("start", &["begin", "launch", "kick off"]),
+        ("started", &["began", "launched"]),
+        ("buy", &["purchase", "acquire"]),
+        ("get", &["obtain", "receive", "gain"]),
+        ("give", &["provide", "offer", "grant"]),
+        ("people", &["individuals", "residents", "citizens"]),
+        ("company", &["firm", "business", "group"]),
+        ("companies", &["firms", "businesses"]),
+        ("increase", &["rise", "growth", "jump"]),
+        ("decrease", &["drop", "decline", "fall"]),
+        ("rise", &["increase", "climb", "gain"]),
+        ("fell", &["dropped", "declined", "slipped"]),
+        ("rose", &["climbed", "increased", "gained"]),
+        ("quickly", &["rapidly", "swiftly", "fast"]),
+        ("often", &["frequently", "regularly", "commonly"]),
+        ("about", &["around", "roughly", "approximately"]),
+        ("around", &["about", "roughly", "nearly"]),
+        ("before", &["prior to", "ahead of"]),
+        ("after", &["following", "once"]),
+        ("need", &["require", "must have"]),
+        ("needs", &["requires", "demands"]),
+        ("find", &["discover", "locate", "identify"]),
+        ("found", &["discovered", "identified", "located"]),
+        ("think", &["believe", "reckon", "feel"]),
+        ("good", &["strong", "solid", "positive"]),
+        ("bad", &["poor", "weak", "negative"]),
+        ("best", &["top", "finest", "leading"]),
+        ("problem", &["issue", "challenge", "difficulty"]),
+        ("problems", &["issues", "challenges", "difficulties"]),
+        ("change", &["shift", "alteration", "move"]),
+        ("changes", &["shifts", "adjustments", "moves"]),
+        ("plan", &["proposal", "scheme", "strategy"]),
+        ("plans", &["proposals", "schemes", "strategies"]),
+        ("report", &["study", "review", "account"]),
+        ("according", &["per"]),
+        ("expert", &["specialist", "analyst", "authority"]),
+        ("experts", &["specialists", "analysts", "authorities"]),
+        ("way", &["method", "approach", "manner"]),
+        ("ways", &["methods", "approaches"]),
+        ("provide", &["offer", "supply", "deliver"]),
+        ("provides", &["offers", "supplies", "delivers"]),
+        ("include", &["feature", "contain", "cover"]),
+        ("includes", &["features", "contains", "covers"]),
+        ("different", &["various", "distinct", "diverse"]),
+        ("easy", &["simple", "straightforward", "effortless"]),
+        ("hard", &["difficult", "tough", "challenging"]),
+        ("very", &["highly", "extremely", "really"]),
+        ("really", &["truly", "very", "genuinely"]),
+        ("want", &["wish", "hope", "would like"]),
+        ("try", &["attempt", "seek", "aim"]),
+        ("keep", &["maintain", "retain", "hold"]),
+        ("choose", &["select", "pick", "opt for"]),
+        ("allow", &["let", "enable", "permit"]),
+        ("allows", &["lets", "enables", "permits"]),
+        ("improve", &["enhance", "boost", "upgrade"]),
+        ("benefits", &["advantages", "gains", "upsides"]),
+        ("goal", &["aim", "target", "objective"]),
+        ("goals", &["aims", "targets", "objectives"]),
+        ("however,", &["but", "still,"]),
+        ("while", &["whereas", "although"]),
+        ("large", &["big", "vast"]),
+        ("high", &["elevated", "steep", "strong"]),
+        ("low", &["reduced", "modest", "weak"]),
+        ("first", &["initial", "earliest", "opening"]),
+        ("last", &["final", "latest", "previous"]),
+        ("year", &["twelve months", "season"]),
+        ("today", &["now", "these days", "currently"]),
+        ("time", &["period", "moment", "stage"]),
+        ("work", &["job", "labor", "effort"]),
+        ("part", &["portion", "piece", "share"]),
+        ("example", &["instance", "case", "illustration"]),
+        ("simple", &["easy", "basic", "plain"]),
+        ("common", &["widespread", "frequent", "typical"]),
+        ("support", &["back", "assist", "help"]),
+        ("understand", &["grasp", "comprehend", "see"]),
+        ("result", &["outcome", "consequence", "effect"]),
+        ("results", &["outcomes", "findings", "effects"]),
+    ];
+    TABLE.iter().find(|(w, _)| *w == word).map(|(_, alts)| *alts)
+}
+
+/// Synthetic articles for the speed corpus: a base article's sentences with every content word
+/// (lower-case, four letters or more) replaced, consistently within the story, by a word of
+/// another base article (its "topic"): distinct stories with real sentence structure and word
+/// statistics, and stories that share a topic share vocabulary, as a day's news does. Not for
+/// quality figures: for speed only.
+#[derive(Debug)]
+pub struct Synth {
+    bases: Vec<(String, Vec<String>)>,
+    vocab: Vec<Vec<String>>,
+}
+
+impl Synth {
+    pub fn new(bases: &[Base]) -> Self {
+        let content = |text: &str| -> Vec<String> {
+            let mut words: Vec<String> = text
+                .split_whitespace()
+                .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned())
+                .filter(|w| w.len() >= 4 && w.chars().all(char::is_lowercase))
+                .collect();
+            words.sort();
+            words.dedup();
+            words
+        };
+        Synth {
+            bases: bases
+                .iter()
+                .map(|b| {
+                    let paragraphs = b.text.split("\n\n").map(str::to_owned).collect();
+                    (b.title.clone(), paragraphs)
+                })
+                .collect(),
+            vocab: bases.iter().map(|b| content(&b.text)).filter(|v| !v.is_empty()).collect(),
+        }
+    }
+
+    /// A synthetic story.
+    pub fn story(&self, rng: &mut Rng) -> Story {
+        let (title, paragraphs) = &self.bases[rng.below(self.bases.len())];
+        let topic = &self.vocab[rng.below(self.vocab.len())];
+        let salt = rng.next_u64();
+        let map = |text: &str| -> String {
+            text.split_whitespace()
+                .map(|w| {
+                    let core = w.trim_matches(|c: char| !c.is_alphanumeric());
+                    if core.len() >= 4 && core.chars().all(char::is_lowercase) {
+                        let h = dedup::text::hash_bytes(core.as_bytes()) ^ salt;
+                        w.replacen(
+                            core,
+                            &topic[(dedup::text::mix64(h) % topic.len() as u64) as usize],
+                            1,
+                        )
+                    } else {
+                        w.to_owned()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        Story {
+            source: format!("site{}.example", rng.below(300)),
+            title: map(title),
+            paragraphs: paragraphs.iter().map(|p| map(p)).collect(),
+            tags: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Candidate pairs: a time window and two locality-sensitive hashes, never all pairs.
+//!
+//! Each signature gets keys from two families:
+//!
+//! - **MinHash bands** ([`CandidateConfig::minhash_bands`] bands of
+//!   [`CandidateConfig::minhash_rows`] rows): two texts sharing a band are likely near-copies
+//!   (with 42 bands of 3 rows, a pair of shingle Jaccard 0.3 shares one with probability 0.68,
+//!   0.5 with 0.996, 0.05 with 0.005);
+//! - **cross-polytope tables** over the embedding ([`CandidateConfig::embedding_tables`], see
+//!   `ann`): two texts sharing a table key are likely close in meaning, the candidates for
+//!   rewrites.
+//!
+//! Keys go into one sorted table of `(key, rank)` entries, ranks being positions in the order of
+//! the documents' dates (dated first, then undated, ties by id). A document's candidates are the
+//! documents that share one of its keys and fall inside its **time window** (published within
+//! [`crate::Config::window_secs`] of it). **Undated documents** have no window: they are candidates
+//! of every document, and every document is theirs, so a story without a date is still matched
+//! (the LSH keys keep that cheap); the archive should pass a fetch date as `published` when it has
+//! one.
+//!
+//! A bucket holding more than [`CandidateConfig::max_bucket_scan`] documents inside a window (a
+//! boilerplate text copied everywhere, a flood of identical alerts) is scanned only that far on
+//! each side of the document, nearest in time first, which bounds the work per document; it is
+//! the one place where whether two documents are compared can depend on the others in the batch.
+
+use crate::ann::Polytopes;
+use crate::minhash::band_keys;
+use crate::signature::Signature;
+
+/// Parameters of candidate generation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CandidateConfig {
+    /// MinHash bands (at most 128 / rows are used).
+    pub minhash_bands: usize,
+    /// MinHash rows per band.
+    pub minhash_rows: usize,
+    /// Cross-polytope tables over the embeddings.
+    pub embedding_tables: usize,
+    /// Cross-polytope hashes joined into each table's key (more: fewer, closer candidates).
+    pub embedding_hashes: usize,
+    /// Most documents looked at per bucket on each side of a document (module docs).
+    pub max_bucket_scan: usize,
+}
+
+impl Default for CandidateConfig {
+    fn default() -> Self {
+        Self {
+            minhash_bands: 42,
+            minhash_rows: 3,
+            embedding_tables: 32,
+            embedding_hashes: 2,
+            max_bucket_scan: 100,
+        }
+    }
+}
+
+/// Which family proposed a pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FoundBy {
+    /// The two texts share a MinHash band.
+    pub minhash: bool,
+    /// The two embeddings share a cross-polytope key.
+    pub embedding: bool,
+}
+
+const EMBEDDING_KEY: u64 = 1 << 63;
+
+/// The keys of all signatures, sorted for look-up.
+#[derive(Debug)]
+pub(crate) struct Index {
+    keys: Vec<u64>,
+    ranks: Vec<u32>,
+    /// Each rank's keys, in the same order as built.
+    own: Vec<Vec<u64>>,
+    /// Publication times by rank (dated ranks first, ascending).
+    published: Vec<Option<i64>>,
+    dated: usize,
+}
+
+impl Index {
+    /// Indexes signatures given in rank order (dated ascending, then undated).
+    pub(crate) fn build(
+        sigs: &[&Signature],
+        polytopes: &Polytopes,
+        config: &CandidateConfig,
+        pool: &crate::parallel::Pool,
+    ) -> Self {
+        let rows = config.minhash_rows.max(1);
+        let bands = config.minhash_bands.min(crate::minhash::MINHASH_LEN / rows);
+        let own: Vec<Vec<u64>> = pool.map(sigs, |sig| {
+            let mut keys: Vec<u64> = band_keys(&sig.minhash, bands, rows)
+                .into_iter()
+                .map(|k| k & !EMBEDDING_KEY)
+                .collect();
+            keys.extend(
+                polytopes.keys(&sig.embedding_f32()).into_iter().map(|k| k | EMBEDDING_KEY),
+            );
+            keys
+        });
+        let mut entries: Vec<(u64, u32)> = own
+            .iter()
+            .enumerate()
+            .flat_map(|(rank, keys)| keys.iter().map(move |&k| (k, rank as u32)))
+            .collect();
+        entries.sort_unstable();
+        entries.dedup();
+        let (keys, ranks) = entries.into_iter().unzip();
+        let published: Vec<Option<i64>> = sigs.iter().map(|s| s.published).collect();
+        let dated = published.iter().take_while(|p| p.is_some()).count();
+        Self { keys, ranks, own, published, dated }
+    }
+
+    /// The candidates of the document at `rank`: ranks in its window sharing one of its keys, each
+    /// with the families that proposed it, sorted by rank. `wanted(other)` filters the ranks.
+    pub(crate) fn candidates(
+        &self,
+        rank: usize,
+        window: i64,
+        max_scan: usize,
+        wanted: impl Fn(usize) -> bool,
+    ) -> Vec<(usize, FoundBy)> {
+        let n = self.published.len();
+        // The ranges of ranks inside the window: dated ones near in time, and all undated ones.
+        let ranges: [(usize, usize); 2] = match self.published[rank] {
+            Some(t) => {
+                let dated = &self.published[..self.dated];
+                let lo = dated.partition_point(|p| p.is_some_and(|p| p < t.saturating_sub(window)));
+                let hi =
+                    dated.partition_point(|p| p.is_some_and(|p| p <= t.saturating_add(window)));
+                [(lo, hi), (self.dated, n)]
+            }
+            None => [(0, self.dated), (self.dated, n)],
+        };
+        let mut found: Vec<(usize, FoundBy)> = Vec::new();
+        for &key in &self.own[rank] {
+            let from = self.keys.partition_point(|&k| k < key);
+            let to = from + self.keys[from..].partition_point(|&k| k == key);
+            let bucket = &self.ranks[from..to];
+            let by_embedding = key & EMBEDDING_KEY != 0;
+            for &(lo, hi) in &ranges {
+                let start = bucket.partition_point(|&r| (r as usize) < lo);
+                let end = bucket.partition_point(|&r| (r as usize) < hi);
+                let inside = &bucket[start..end];
+                // Nearest ranks on each side of the document first, at most `max_scan` each.
+                let split = inside.partition_point(|&r| (r as usize) < rank);
+                let before = inside[..split].iter().rev().take(max_scan);
+                let after = inside[split..].iter().take(max_scan + 1);
+                for &other in before.chain(after) {
+                    let other = other as usize;
+                    if other != rank && wanted(other) {
+                        let mut by = FoundBy::default();
+                        if by_embedding {
+                            by.embedding = true;
+                        } else {
+                            by.minhash = true;
+                        }
+                        found.push((other, by));
+                    }
+                }
+            }
+        }
+        found.sort_unstable_by_key(|&(r, _)| r);
+        let mut merged: Vec<(usize, FoundBy)> = Vec::with_capacity(found.len());
+        for (r, by) in found {
+            match merged.last_mut() {
+                Some((last, acc)) if *last == r => {
+                    acc.minhash |= by.minhash;
+                    acc.embedding |= by.embedding;
+                }
+                _ => merged.push((r, by)),
+            }
+        }
+        merged
+    }
+}

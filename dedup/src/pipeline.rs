@@ -1,0 +1,459 @@
+//! [`Deduper`]: documents to signatures, signatures to links, links to clusters, in batch or
+//! incrementally.
+
+use crate::ann::Polytopes;
+use crate::candidates::{CandidateConfig, FoundBy, Index};
+use crate::cluster::{ClusterConfig, Edge, Node, cluster};
+use crate::embed::{Embedder, ModelError, default_model};
+use crate::minhash::{minhash, shingles};
+use crate::pos;
+use crate::signature::Signature;
+use crate::text::{
+    Stemmers, Token, fold, guess_language, hash_bytes, language_code, tokens, truncate,
+};
+use crate::verify::{Method, Relation, Scores, Thresholds, score};
+
+/// One document to deduplicate.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Document {
+    /// The caller's id, reported back in links and clusters. Ids should be unique; when they are
+    /// not, documents are still told apart by their position in the batch.
+    pub id: String,
+    /// The publisher (not used for matching: a source re-posting its own story is a duplicate).
+    pub source: String,
+    /// The story's URL (not used for matching: the normalizer's keys catch same-URL copies).
+    pub url: String,
+    /// The headline.
+    pub title: String,
+    /// The story's text.
+    pub text: String,
+    /// Publication time, seconds since the Unix epoch (UTC), if known.
+    pub published: Option<i64>,
+    /// The language's code (`en`, `pt-BR`, …), if known; guessed from the text otherwise.
+    pub language: Option<String>,
+}
+
+/// How much of a text each signal reads: bounds on the work per document, so that a 1 MB text
+/// costs no more than a long article.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The text is cut to this many bytes (at a character boundary) before anything else; the
+    /// word count and every signal see only that much.
+    pub max_text_bytes: usize,
+    /// Words of the text that make shingles for MinHash.
+    pub shingle_words: usize,
+    /// Words of the text that are tagged for the POS-filtered tokens (the title's come on top).
+    pub content_words: usize,
+    /// Bytes of the text that the embedder reads after the title (it stops at its own piece
+    /// limit, 512 by default, anyway).
+    pub embed_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_text_bytes: 200_000,
+            shingle_words: 2_000,
+            content_words: 500,
+            embed_bytes: 8_000,
+        }
+    }
+}
+
+/// Everything a [`Deduper`] can be told.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Config {
+    /// Two dated documents are compared only when published at most this many seconds apart
+    /// (default five days).
+    pub window_secs: i64,
+    /// Threads for the parallel steps (at least one). Results never depend on it.
+    pub threads: usize,
+    /// How much text each signal reads.
+    pub limits: Limits,
+    /// Candidate generation.
+    pub candidates: CandidateConfig,
+    /// Verification.
+    pub thresholds: Thresholds,
+    /// Clustering.
+    pub clustering: ClusterConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            window_secs: 5 * 86_400,
+            threads: 1,
+            limits: Limits::default(),
+            candidates: CandidateConfig::default(),
+            thresholds: Thresholds::default(),
+            clustering: ClusterConfig::default(),
+        }
+    }
+}
+
+/// A verified match between two documents, with everything that decided it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Link {
+    /// The later document (by date, then id).
+    pub doc: String,
+    /// The earlier document.
+    pub of: String,
+    /// Duplicate or similar.
+    pub relation: Relation,
+    /// The rule that matched.
+    pub method: Method,
+    /// Every signal of the pair.
+    pub scores: Scores,
+    /// The thresholds in force.
+    pub thresholds: Thresholds,
+    /// Which candidate family proposed the pair.
+    pub found_by: FoundBy,
+}
+
+impl Link {
+    /// The score that decided the match (containment for a near-copy, cosine otherwise).
+    pub fn score(&self) -> f32 {
+        self.scores.primary(self.method)
+    }
+}
+
+/// Where a document ended up.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Assignment {
+    /// The document's id.
+    pub id: String,
+    /// The id of its cluster's representative (its own id when it is the representative or
+    /// alone).
+    pub cluster: String,
+    /// The link that ties it to its cluster: to the representative if they are linked, else its
+    /// strongest link to another member. `None` for a representative.
+    pub link: Option<Link>,
+}
+
+impl Assignment {
+    /// The relation to the cluster, `None` for a representative.
+    pub fn relation(&self) -> Option<Relation> {
+        self.link.as_ref().map(|l| l.relation)
+    }
+
+    /// The member this document was matched to, `None` for a representative.
+    pub fn duplicate_of(&self) -> Option<&str> {
+        let link = self.link.as_ref()?;
+        Some(if link.doc == self.id { &link.of } else { &link.doc })
+    }
+}
+
+/// The result of a batch run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// One assignment per input document, in input order.
+    pub assignments: Vec<Assignment>,
+    /// Every link found.
+    pub links: Vec<Link>,
+    /// Counts of the work done.
+    pub stats: Stats,
+}
+
+/// The result of an incremental run: only what the new batch changes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Update {
+    /// The links the batch adds (involving at least one new document).
+    pub links: Vec<Link>,
+    /// The assignments of every document whose cluster the batch may have changed: every new
+    /// document, and every existing document linked (directly or through other links) to one.
+    /// New documents first in their input order, then existing ones in their input order.
+    pub assignments: Vec<Assignment>,
+    /// Counts of the work done.
+    pub stats: Stats,
+}
+
+/// Counts of the work done (the pure crate keeps no time: callers time the steps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stats {
+    /// Candidate pairs verified.
+    pub candidate_pairs: u64,
+    /// Links found.
+    pub links: u64,
+}
+
+/// What the content-token step did for one document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContentTokens {
+    /// Hashes of the distinct folded, stemmed, POS-filtered tokens, sorted.
+    pub hashes: Vec<u32>,
+    /// Tokens that went through the POS filter.
+    pub tagged: usize,
+}
+
+/// The fuzzy-dedup pipeline: the models (loaded once) and the configuration.
+pub struct Deduper {
+    config: Config,
+    embedder: Box<dyn Embedder + Send + Sync>,
+    stemmers: Stemmers,
+    polytopes: Polytopes,
+    pool: crate::parallel::Pool,
+}
+
+impl std::fmt::Debug for Deduper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Deduper")
+            .field("config", &self.config)
+            .field("embedding_dim", &self.embedder.dim())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Deduper {
+    /// A pipeline with the shipped embedding model (about half a second to load: build one and
+    /// keep it).
+    ///
+    /// # Errors
+    ///
+    /// Only if the shipped model files were damaged.
+    pub fn new(config: Config) -> Result<Self, ModelError> {
+        Ok(Self::with_embedder(config, Box::new(default_model()?)))
+    }
+
+    /// A pipeline with another embedder.
+    pub fn with_embedder(config: Config, embedder: Box<dyn Embedder + Send + Sync>) -> Self {
+        let polytopes = Polytopes::new(
+            embedder.dim(),
+            config.candidates.embedding_tables,
+            config.candidates.embedding_hashes,
+        );
+        Self {
+            config,
+            embedder,
+            stemmers: Stemmers::new(),
+            polytopes,
+            pool: crate::parallel::Pool::new(config.threads),
+        }
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The language the signals use for a document: its own label, else the guess from its first
+    /// 200 words.
+    pub fn language(&self, doc: &Document) -> Option<String> {
+        if let Some(code) = doc.language.as_deref().and_then(language_code) {
+            return Some(code);
+        }
+        let text = truncate(&doc.text, self.config.limits.max_text_bytes);
+        let folded: Vec<String> = words(text).take(200).map(fold).collect();
+        guess_language(folded.iter().map(String::as_str)).map(str::to_owned)
+    }
+
+    /// The POS-filtered tokens of the title and the first [`Limits::content_words`] tokens of
+    /// the text, folded, stemmed and hashed.
+    pub fn content_tokens(&self, doc: &Document, language: Option<&str>) -> ContentTokens {
+        // A token is rarely longer than 24 bytes with its space: no need to tokenise more.
+        let budget = self.config.limits.content_words;
+        let text =
+            truncate(&doc.text, budget.saturating_mul(24).min(self.config.limits.max_text_bytes));
+        let mut hashes = Vec::new();
+        let mut keep = |token: &str| {
+            let folded = fold(token);
+            let stem = self.stemmers.stem(language, &folded);
+            hashes.push(hash_bytes(stem.as_bytes()) as u32);
+        };
+        let mut tagged = pos::content_tokens(language, truncate(&doc.title, 1_000), 200, &mut keep);
+        tagged += pos::content_tokens(language, text, budget, &mut keep);
+        hashes.sort_unstable();
+        hashes.dedup();
+        ContentTokens { hashes, tagged }
+    }
+
+    /// The embedding of the title and the start of the text.
+    pub fn embedding(&self, doc: &Document) -> Vec<f32> {
+        let text = truncate(&doc.text, self.config.limits.embed_bytes);
+        self.embedder.embed(&format!("{}\n{}", doc.title, text))
+    }
+
+    /// The word count, the number of distinct shingles and the MinHash of the text.
+    pub fn near_copy(&self, doc: &Document) -> (u32, u32, Box<[u32]>) {
+        let text = truncate(&doc.text, self.config.limits.max_text_bytes);
+        let mut count = 0u32;
+        let mut hashes = Vec::new();
+        for word in words(text) {
+            count = count.saturating_add(1);
+            if hashes.len() < self.config.limits.shingle_words {
+                hashes.push(hash_bytes(fold(word).as_bytes()));
+            }
+        }
+        let shingles = shingles(&hashes);
+        (count, shingles.len() as u32, Box::new(minhash(&shingles)))
+    }
+
+    /// The signature of one document. Never fails: an empty text gives an empty signature that
+    /// matches nothing.
+    pub fn signature(&self, doc: &Document) -> Signature {
+        let language = self.language(doc);
+        let content = self.content_tokens(doc, language.as_deref());
+        let (words, shingles, minhash) = self.near_copy(doc);
+        let (embedding, embedding_scale) = Signature::quantise(&self.embedding(doc));
+        Signature {
+            id: doc.id.clone(),
+            published: doc.published,
+            language,
+            words,
+            shingles,
+            minhash,
+            content: content.hashes.into(),
+            embedding,
+            embedding_scale,
+        }
+    }
+
+    /// The signatures of many documents, in order, on the configured threads.
+    pub fn signatures(&self, docs: &[Document]) -> Vec<Signature> {
+        self.pool.map(docs, |doc| self.signature(doc))
+    }
+
+    /// Deduplicates a batch: signatures, links, clusters.
+    pub fn run(&self, docs: &[Document]) -> Outcome {
+        let sigs = self.signatures(docs);
+        self.run_signatures(&sigs)
+    }
+
+    /// Deduplicates a batch of signatures.
+    pub fn run_signatures(&self, sigs: &[Signature]) -> Outcome {
+        let update = self.update(sigs, &[], &[]);
+        let mut assignments = update.assignments;
+        // `update` lists new documents first in input order: here all of them.
+        assignments.truncate(sigs.len());
+        Outcome { assignments, links: update.links, stats: update.stats }
+    }
+
+    /// Compares a new batch with the window's existing documents and returns only what changes:
+    /// the new links and the assignments of every document in a cluster the batch touches.
+    ///
+    /// `existing` are the stored signatures of the documents already deduplicated within the
+    /// window of the new ones (older documents cannot match); `existing_links` their stored
+    /// links, so that clusters among them are rebuilt as they were. The result is the same as a
+    /// batch run over both (for the clusters the new batch touches), whatever the split.
+    pub fn update(
+        &self,
+        new: &[Signature],
+        existing: &[Signature],
+        existing_links: &[Link],
+    ) -> Update {
+        let all: Vec<(&Signature, bool, usize)> = new
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s, true, i))
+            .chain(existing.iter().enumerate().map(|(i, s)| (s, false, new.len() + i)))
+            .collect();
+        fn node<'s>(&(s, _, position): &(&'s Signature, bool, usize)) -> Node<'s> {
+            Node { published: s.published, id: &s.id, position, words: s.words }
+        }
+        // Ranks: dated first by time, then undated, ties by id.
+        let mut by_rank: Vec<usize> = (0..all.len()).collect();
+        by_rank.sort_by(|&a, &b| node(&all[a]).order(&node(&all[b])));
+        let ranked: Vec<&Signature> = by_rank.iter().map(|&i| all[i].0).collect();
+        let is_new: Vec<bool> = by_rank.iter().map(|&i| all[i].1).collect();
+        let index = Index::build(&ranked, &self.polytopes, &self.config.candidates, &self.pool);
+
+        // Candidates and verification, for each new document against everything before it in
+        // rank order that is new, and everything existing on either side.
+        let new_ranks: Vec<usize> = (0..ranked.len()).filter(|&r| is_new[r]).collect();
+        let found: Vec<(u64, Vec<RankLink>)> = self.pool.map(&new_ranks, |&r| {
+            let candidates = index.candidates(
+                r,
+                self.config.window_secs,
+                self.config.candidates.max_bucket_scan,
+                |other| !is_new[other] || other < r,
+            );
+            let mut links = Vec::new();
+            for &(other, by) in &candidates {
+                let Some(scores) = score(ranked[r], ranked[other], &self.config.thresholds) else {
+                    continue;
+                };
+                if let Some(method) = self.config.thresholds.decide(&scores) {
+                    links.push((r.max(other), r.min(other), method, scores, by));
+                }
+            }
+            (candidates.len() as u64, links)
+        });
+        let mut stats = Stats::default();
+        let mut new_links: Vec<RankLink> = Vec::new();
+        for (count, links) in found {
+            stats.candidate_pairs += count;
+            new_links.extend(links);
+        }
+        new_links.sort_by_key(|l| (l.0, l.1));
+        stats.links = new_links.len() as u64;
+
+        // Existing links between documents we were given, mapped to ranks.
+        let mut rank_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for (r, sig) in ranked.iter().enumerate() {
+            if !is_new[r] {
+                rank_of.entry(sig.id.as_str()).or_insert(r);
+            }
+        }
+        let nodes: Vec<Node<'_>> = by_rank.iter().map(|&i| node(&all[i])).collect();
+        let mut edges: Vec<Edge> = new_links
+            .iter()
+            .map(|&(a, b, method, scores, _)| Edge { a, b, method, score: scores.primary(method) })
+            .collect();
+        let mut old_links: Vec<&Link> = Vec::new();
+        for link in existing_links {
+            if let (Some(&a), Some(&b)) =
+                (rank_of.get(link.doc.as_str()), rank_of.get(link.of.as_str()))
+                && a != b
+            {
+                edges.push(Edge { a, b, method: link.method, score: link.score() });
+                old_links.push(link);
+            }
+        }
+        let placements = cluster(&nodes, &edges, &self.config.clustering);
+
+        // Links as the caller sees them.
+        let thresholds = self.config.thresholds;
+        let make =
+            |&(a, b, method, scores, found_by): &(usize, usize, Method, Scores, FoundBy)| Link {
+                doc: ranked[a].id.clone(),
+                of: ranked[b].id.clone(),
+                relation: method.relation(),
+                method,
+                scores,
+                thresholds,
+                found_by,
+            };
+        let links: Vec<Link> = new_links.iter().map(make).collect();
+        let edge_link = |e: usize| -> Link {
+            if e < links.len() { links[e].clone() } else { old_links[e - links.len()].clone() }
+        };
+
+        // What the batch touches: the components of the link graph that hold a new document.
+        let touched: std::collections::HashSet<usize> =
+            (0..ranked.len()).filter(|&r| is_new[r]).map(|r| placements[r].component).collect();
+        let mut rank_at = vec![0; all.len()];
+        for (r, &i) in by_rank.iter().enumerate() {
+            rank_at[i] = r;
+        }
+        let assignments = (0..all.len())
+            .map(|i| rank_at[i])
+            .filter(|&r| touched.contains(&placements[r].component))
+            .map(|r| Assignment {
+                id: ranked[r].id.clone(),
+                cluster: ranked[placements[r].representative].id.clone(),
+                link: placements[r].edge.map(edge_link),
+            })
+            .collect();
+        Update { links, assignments, stats }
+    }
+}
+
+/// A link between ranks: (later, earlier, method, scores, found by).
+type RankLink = (usize, usize, Method, Scores, FoundBy);
+
+/// The words of a text, in order.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    tokens(text).filter_map(|t| match t {
+        Token::Word(w) => Some(w),
+        Token::End => None,
+    })
+}

@@ -1,0 +1,60 @@
+//! The POS filter: which tokens of a text count for the POS-filtered Jaccard.
+//!
+//! Content tokens are nouns, proper nouns, numbers and verbs (NOUN, PROPN, NUM, VERB: the
+//! tagger's [`is_content`]), the words that say what a story is about; determiners, pronouns,
+//! adpositions, auxiliaries, adjectives and punctuation are left out. Text is cut into tokens
+//! and sentences by the tagger's own tokenizer and tagged by [`Tagger::for_language`]: a trained
+//! model for da, de, en, es, fr, nl and pt, the tagger's rule-based fallback for any other
+//! language or when the language is unknown.
+
+use crate::tagger::{Tagger, is_content, sentences, tokenize};
+
+/// Calls `keep` with each content token of `text`, tagging at most `budget` tokens (whole
+/// sentences, the last one cut); returns how many tokens were tagged.
+pub(crate) fn content_tokens<'t>(
+    language: Option<&str>,
+    text: &'t str,
+    budget: usize,
+    mut keep: impl FnMut(&'t str),
+) -> usize {
+    let tagger = Tagger::for_language(language.unwrap_or("und"));
+    let tokens = tokenize(text);
+    let tokens = &tokens[..tokens.len().min(budget)];
+    for sentence in sentences(tokens) {
+        for (token, tag) in sentence.iter().zip(tagger.tag(sentence)) {
+            if is_content(tag) {
+                keep(token);
+            }
+        }
+    }
+    tokens.len()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn nouns_verbs_names_and_numbers_are_kept() {
+        let mut kept = Vec::new();
+        let n = super::content_tokens(
+            Some("en"),
+            "The minister announced 3 new taxes in Lisbon on Monday.",
+            100,
+            |t| kept.push(t),
+        );
+        assert_eq!(n, 11);
+        for word in ["minister", "announced", "3", "taxes", "Lisbon", "Monday"] {
+            assert!(kept.contains(&word), "{word} missing from {kept:?}");
+        }
+        for word in ["The", "in", "on", "."] {
+            assert!(!kept.contains(&word), "{word} kept in {kept:?}");
+        }
+    }
+
+    #[test]
+    fn unknown_languages_fall_back_and_budgets_hold() {
+        let mut kept = Vec::new();
+        let n = super::content_tokens(None, "Zorbl 42 flimflam. Again 7!", 3, |t| kept.push(t));
+        assert_eq!(n, 3);
+        assert!(kept.contains(&"42"), "{kept:?}");
+    }
+}

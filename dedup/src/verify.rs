@@ -1,0 +1,251 @@
+//! Verification: a candidate pair's scores, the thresholds in force, and the relation they give.
+//!
+//! Every pair that candidate generation proposes is scored on all signals ([`Scores`]) and the
+//! rules below decide, in this order:
+//!
+//! 1. **duplicate by near-copy** ([`Method::NearCopy`]): the smaller text's shingles are
+//!    contained in the larger (MinHash containment at least
+//!    [`Thresholds::duplicate_containment`]) and the shorter text is not a mere fragment (length
+//!    ratio at least [`Thresholds::duplicate_length_ratio`]);
+//! 2. **duplicate by rewording** ([`Method::Reworded`]): embedding cosine at least
+//!    [`Thresholds::duplicate_cosine`], POS-filtered Jaccard at least
+//!    [`Thresholds::duplicate_content`] and the same length-ratio floor: the same text after
+//!    edits dense enough to break most shingles (synonyms, typos, reordering);
+//! 3. **similar** ([`Method::Similar`]): cosine at least [`Thresholds::similar_cosine`] and
+//!    POS-filtered Jaccard at least [`Thresholds::similar_content`]: the same story written
+//!    differently (this is the Spanish study's rule, with tuned thresholds).
+//!
+//! The defaults were tuned on the tuning split of the evaluation set (see `docs/dedup.md`).
+
+use crate::minhash;
+use crate::signature::Signature;
+
+/// The two relations between documents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Relation {
+    /// The same text, edited (new headline, cut, boilerplate, typos, rewording).
+    Duplicate,
+    /// The same story, written differently.
+    Similar,
+}
+
+impl Relation {
+    /// `duplicate` or `similar`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Relation::Duplicate => "duplicate",
+            Relation::Similar => "similar",
+        }
+    }
+}
+
+/// Which rule matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Method {
+    /// MinHash containment of word shingles (a syndicated copy).
+    NearCopy,
+    /// Embedding cosine plus a high POS-filtered Jaccard (a copy edited word by word).
+    Reworded,
+    /// Embedding cosine plus POS-filtered Jaccard (the same story).
+    Similar,
+}
+
+impl Method {
+    /// A short stable name: `minhash`, `embedding+pos-jaccard/duplicate` or
+    /// `embedding+pos-jaccard`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::NearCopy => "minhash",
+            Method::Reworded => "embedding+pos-jaccard/duplicate",
+            Method::Similar => "embedding+pos-jaccard",
+        }
+    }
+
+    /// The relation this rule gives.
+    pub fn relation(self) -> Relation {
+        match self {
+            Method::NearCopy | Method::Reworded => Relation::Duplicate,
+            Method::Similar => Relation::Similar,
+        }
+    }
+}
+
+/// Every signal of a pair.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Scores {
+    /// Estimated Jaccard similarity of the word-shingle sets (MinHash).
+    pub shingle_jaccard: f32,
+    /// Estimated share of the smaller shingle set inside the larger.
+    pub containment: f32,
+    /// Jaccard similarity of the folded, stemmed, POS-filtered token sets.
+    pub content_jaccard: f32,
+    /// Cosine of the embeddings.
+    pub cosine: f32,
+    /// Words of the shorter text over words of the longer (1 for equal lengths).
+    pub length_ratio: f32,
+}
+
+impl Scores {
+    /// The score that decided a match by `method`: containment for a near-copy, cosine otherwise.
+    pub fn primary(&self, method: Method) -> f32 {
+        match method {
+            Method::NearCopy => self.containment,
+            Method::Reworded | Method::Similar => self.cosine,
+        }
+    }
+}
+
+/// The thresholds of the three rules (module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Thresholds {
+    /// Near-copy: least MinHash containment.
+    pub duplicate_containment: f32,
+    /// Both duplicate rules: least length ratio (shorter fragments are at most similar).
+    pub duplicate_length_ratio: f32,
+    /// Reworded duplicate: least cosine.
+    pub duplicate_cosine: f32,
+    /// Reworded duplicate: least POS-filtered Jaccard.
+    pub duplicate_content: f32,
+    /// Similar: least cosine.
+    pub similar_cosine: f32,
+    /// Similar: least POS-filtered Jaccard.
+    pub similar_content: f32,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Self {
+            duplicate_containment: 0.75,
+            duplicate_length_ratio: 0.1,
+            duplicate_cosine: 0.96,
+            duplicate_content: 0.6,
+            similar_cosine: 0.75,
+            similar_content: 0.22,
+        }
+    }
+}
+
+impl Thresholds {
+    /// The rule that matches these scores, if any.
+    pub fn decide(&self, s: &Scores) -> Option<Method> {
+        let long_enough = s.length_ratio >= self.duplicate_length_ratio;
+        if long_enough && s.containment >= self.duplicate_containment {
+            Some(Method::NearCopy)
+        } else if long_enough
+            && s.cosine >= self.duplicate_cosine
+            && s.content_jaccard >= self.duplicate_content
+        {
+            Some(Method::Reworded)
+        } else if s.cosine >= self.similar_cosine && s.content_jaccard >= self.similar_content {
+            Some(Method::Similar)
+        } else {
+            None
+        }
+    }
+
+    /// Whether no rule can match whatever the POS-filtered Jaccard: lets verification skip
+    /// that (dearer) signal for most candidate pairs.
+    fn hopeless(&self, containment: f32, cosine: f32, length_ratio: f32) -> bool {
+        let near_copy = length_ratio >= self.duplicate_length_ratio
+            && containment >= self.duplicate_containment;
+        !near_copy && cosine < self.similar_cosine.min(self.duplicate_cosine)
+    }
+}
+
+/// All scores of two signatures, or `None` when no rule could match (the POS-filtered Jaccard is
+/// then not computed).
+pub(crate) fn score(a: &Signature, b: &Signature, thresholds: &Thresholds) -> Option<Scores> {
+    let shingle_jaccard = minhash::jaccard(&a.minhash, &b.minhash);
+    let containment = minhash::containment(shingle_jaccard, a.shingles, b.shingles);
+    let cosine = a.cosine(b);
+    let length_ratio = length_ratio(a.words, b.words);
+    if thresholds.hopeless(containment, cosine, length_ratio) {
+        return None;
+    }
+    let content_jaccard = sorted_jaccard(&a.content, &b.content);
+    Some(Scores { shingle_jaccard, containment, content_jaccard, cosine, length_ratio })
+}
+
+/// All scores of two signatures, whether or not they would be candidates or match: for
+/// explaining why two documents were not linked, and for tuning thresholds.
+pub fn scores(a: &Signature, b: &Signature) -> Scores {
+    let shingle_jaccard = minhash::jaccard(&a.minhash, &b.minhash);
+    Scores {
+        shingle_jaccard,
+        containment: minhash::containment(shingle_jaccard, a.shingles, b.shingles),
+        content_jaccard: sorted_jaccard(&a.content, &b.content),
+        cosine: a.cosine(b),
+        length_ratio: length_ratio(a.words, b.words),
+    }
+}
+
+fn length_ratio(a: u32, b: u32) -> f32 {
+    let (small, large) = (a.min(b), a.max(b));
+    if large == 0 { 0.0 } else { small as f32 / large as f32 }
+}
+
+/// The Jaccard similarity of two sorted sets without repeats (0 when both are empty).
+pub(crate) fn sorted_jaccard(a: &[u32], b: &[u32]) -> f32 {
+    let (mut i, mut j, mut common) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let union = a.len() + b.len() - common;
+    if union == 0 { 0.0 } else { common as f32 / union as f32 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scores(containment: f32, content: f32, cosine: f32, length_ratio: f32) -> Scores {
+        Scores { shingle_jaccard: 0.0, containment, content_jaccard: content, cosine, length_ratio }
+    }
+
+    #[test]
+    fn rules_in_order() {
+        let t = Thresholds::default();
+        assert_eq!(t.decide(&scores(0.9, 0.0, 0.0, 0.5)), Some(Method::NearCopy));
+        // A short fragment of a long text is not a duplicate, but it may be similar.
+        assert_eq!(t.decide(&scores(0.9, 0.3, 0.8, 0.05)), Some(Method::Similar));
+        assert_eq!(t.decide(&scores(0.1, 0.6, 0.97, 0.9)), Some(Method::Reworded));
+        assert_eq!(t.decide(&scores(0.1, 0.3, 0.8, 0.9)), Some(Method::Similar));
+        // The Jaccard floor keeps same-topic stories with close embeddings apart.
+        assert_eq!(t.decide(&scores(0.1, 0.05, 0.8, 0.9)), None);
+        assert_eq!(t.decide(&scores(0.1, 0.9, 0.5, 0.9)), None);
+    }
+
+    #[test]
+    fn thresholds_are_inclusive() {
+        let t = Thresholds::default();
+        let at = scores(t.duplicate_containment, 0.0, 0.0, t.duplicate_length_ratio);
+        assert_eq!(t.decide(&at), Some(Method::NearCopy));
+        let below = scores(t.duplicate_containment - 1e-3, 0.0, 0.0, 1.0);
+        assert_eq!(t.decide(&below), None);
+    }
+
+    #[test]
+    fn hopeless_pairs_skip_the_jaccard() {
+        let t = Thresholds::default();
+        assert!(t.hopeless(0.1, 0.2, 1.0));
+        assert!(!t.hopeless(0.9, 0.2, 1.0));
+        assert!(!t.hopeless(0.1, 0.95, 1.0));
+    }
+
+    #[test]
+    fn jaccard_of_sorted_sets() {
+        assert_eq!(sorted_jaccard(&[1, 2, 3], &[2, 3, 4]), 0.5);
+        assert_eq!(sorted_jaccard(&[], &[]), 0.0);
+        assert_eq!(sorted_jaccard(&[1], &[]), 0.0);
+        assert_eq!(length_ratio(0, 0), 0.0);
+        assert_eq!(length_ratio(50, 100), 0.5);
+    }
+}
