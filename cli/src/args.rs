@@ -120,9 +120,11 @@ pub(crate) enum Command {
     /// Measure morgue on generated data (run a release build).
     #[command(subcommand)]
     Bench(BenchCommand),
-    /// Find fuzzy duplicates and story clusters in a JSON-lines corpus, without an archive.
+    /// Find fuzzy duplicates and story clusters: of the archive's new stories (against the stories
+    /// of their time window), or with --input of a JSON-lines corpus, without an archive.
     ///
-    /// Input lines: {"id", "source", "url", "title", "text", "published", "language"} (id
+    /// Archive: links (method, scores, thresholds) and clusters are stored; each story is
+    /// compared once, when it is new. Corpus: input lines {"id", "source", "url", "title", "text", "published", "language"} (id
     /// required; published RFC 3339; the rest optional). Output: one line per input line, in
     /// order: {"id", "cluster", "relation", "duplicate_of", "score", "method"}, relation null for
     /// a cluster's representative; an unusable line gives {"line": N, "error": "..."}.
@@ -132,11 +134,11 @@ pub(crate) enum Command {
 /// `morgue dedup` flags.
 #[derive(Debug, Clone, PartialEq, clap::Args)]
 pub(crate) struct DedupArgs {
-    /// The corpus, JSON lines; `-` or none reads standard input.
+    /// A corpus to deduplicate instead of the archive: JSON lines; `-` reads standard input.
     #[arg(long, value_name = "FILE")]
     pub(crate) input: Option<PathBuf>,
-    /// Where the results go, JSON lines; `-` or none writes standard output.
-    #[arg(long, value_name = "FILE")]
+    /// Where the corpus results go, JSON lines; `-` or none writes standard output.
+    #[arg(long, value_name = "FILE", requires = "input")]
     pub(crate) output: Option<PathBuf>,
     /// Compare two dated stories only when published at most this far apart (e.g. 5d, 36h).
     /// Undated stories are compared with all.

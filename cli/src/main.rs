@@ -16,6 +16,7 @@ mod bench;
 mod config;
 mod crawl;
 mod dedup;
+mod dedup_archive;
 mod demo;
 mod extract;
 mod ingest;
@@ -132,8 +133,19 @@ async fn run(args: Args) -> Result<()> {
             let threads = args.threads.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
             });
+            let Some(input) = args.input else {
+                let config = ::dedup::Config {
+                    window_secs: i64::try_from(window.as_secs()).unwrap_or(i64::MAX),
+                    threads: threads.max(1),
+                    ..::dedup::Config::default()
+                };
+                let archive = open(&database_url).await?;
+                let result = dedup_archive::run(&archive, config).await;
+                archive.close().await?;
+                return result;
+            };
             let options = dedup::Options {
-                input: args.input,
+                input: Some(input),
                 output: args.output,
                 window_secs: i64::try_from(window.as_secs()).unwrap_or(i64::MAX),
                 threads: threads.max(1),

@@ -429,3 +429,66 @@ fn reextract_rebuilds_stories_from_their_raw_pages() {
     let again = morgue(setup.dir.path(), &["reextract"]);
     assert!(stdout(&again).contains("0 stories extracted again"), "{}", stdout(&again));
 }
+
+#[test]
+fn dedup_links_and_clusters_the_archives_syndicated_copies_once() {
+    let setup = Setup::new(config(30, 6, 10));
+    setup.crawl(&["--host-interval", "0s"]);
+    let run = morgue(setup.dir.path(), &["dedup", "--threads", "2"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(stdout(&run).contains("stories compared"), "{}", stdout(&run));
+    let world = setup.web.world();
+    let since = chrono::Utc::now() - chrono::Duration::days(7);
+    let reachable = world.reachable(since);
+    let (stories, links, clusters) = setup.archive(async |archive| {
+        let mut stories = Vec::new();
+        let mut links = Vec::new();
+        let mut clusters = Vec::new();
+        for article in &reachable {
+            let key = normalizer::lossy_url(&setup.web.article_url(article)).unwrap();
+            let story = store::stories::by_any_lossy_url(archive, &key).await.unwrap().unwrap();
+            links.extend(store::duplicates::involving(archive, story.id).await.unwrap());
+            clusters
+                .push(store::clusters::of_story(archive, story.id).await.unwrap().map(|c| c.id));
+            stories.push((article.clone(), story.id));
+        }
+        (stories, links, clusters)
+    });
+    let wire_of = |id: i64| stories.iter().find(|(_, s)| *s == id).and_then(|(a, _)| a.wire);
+    let duplicates: Vec<_> = links
+        .iter()
+        .filter(|l| l.link.method == "minhash" || l.link.method.ends_with("/duplicate"))
+        .collect();
+    for link in &duplicates {
+        let (a, b) = (wire_of(link.link.story_id), wire_of(link.link.of_story_id));
+        assert!(
+            a.is_some() && a == b,
+            "a duplicate link between different stories: {:?}",
+            link.link
+        );
+        assert!(
+            link.link.thresholds.contains_key("duplicate_containment"),
+            "thresholds are recorded"
+        );
+        assert!(link.link.scores.contains_key("cosine"), "scores are recorded");
+    }
+    // Copies of one wire story published within the window share a cluster.
+    let mut copies = 0;
+    for (i, (a, _)) in stories.iter().enumerate() {
+        for (j, (b, _)) in stories.iter().enumerate().skip(i + 1) {
+            let within = (a.published - b.published).num_days().abs() <= 4;
+            if a.wire.is_some() && a.wire == b.wire && within {
+                copies += 1;
+                assert!(
+                    clusters[i].is_some() && clusters[i] == clusters[j],
+                    "{} and {} apart",
+                    a.path,
+                    b.path
+                );
+            }
+        }
+    }
+    assert!(copies > 0, "the test web syndicated nothing");
+    let again = morgue(setup.dir.path(), &["dedup"]);
+    assert!(stdout(&again).contains("dedup: 0 stories compared"), "{}", stdout(&again));
+}

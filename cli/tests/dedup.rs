@@ -12,7 +12,7 @@ fn line(id: &str, title: &str, text: &str, published: &str) -> String {
 }
 
 fn run(input: &str, args: &[&str]) -> Vec<Value> {
-    let mut all = vec!["dedup"];
+    let mut all = vec!["dedup", "--input", "-"];
     all.extend_from_slice(args);
     let output = morgue_with_stdin(&all, input.as_bytes());
     assert!(output.status.success(), "{}", stderr(&output));
@@ -101,7 +101,7 @@ fn output_file_explain_and_thread_count_do_not_change_results() {
 #[test]
 fn empty_input_gives_empty_output_and_bad_flags_fail() {
     assert!(run("", &[]).is_empty());
-    let output = morgue_with_stdin(&["dedup", "--window", "soon"], b"");
+    let output = morgue_with_stdin(&["dedup", "--input", "-", "--window", "soon"], b"");
     assert!(!output.status.success());
     assert!(stderr(&output).contains("bad window"), "{}", stderr(&output));
 }

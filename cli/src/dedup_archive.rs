@@ -1,0 +1,239 @@
+//! `morgue dedup` over the archive: the stories not yet deduplicated, against the stories of their
+//! time window, with links and clusters stored.
+//!
+//! Each batch of new stories (those without a stored signature, by id) gets its `dedup`
+//! signatures; the stored signatures of the stories published within the window around the batch
+//! are read back with the links already found among them; `Deduper::update` returns only what the
+//! batch changes: new links, and the assignments of every story whose cluster it touches. Links
+//! are stored with their method, every score and the thresholds in force; the touched clusters are
+//! rewritten; the new signatures are stored last, so a crash halfway only means the batch is
+//! compared again (links are unique per pair and method, clusters are rewritten whole).
+//!
+//! A story is compared by its whole text, not its searchable text: a source that posts a story
+//! twice in a week would otherwise see the second copy emptied by repeated-sentence removal and
+//! never matched. It is placed in time by its publication, or by when it was archived.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use chrono::{DateTime, Duration, Utc};
+use dedup::{Config, Deduper, Document, Link, Method, Scores, Signature, Thresholds};
+use store::Archive;
+use store::clusters::Member;
+use store::duplicates::NewLink;
+use store::signatures::Stored;
+use store::stories::Story;
+
+use crate::progress::human;
+
+/// New stories compared at a time.
+const BATCH: u64 = 5_000;
+
+/// The method names `dedup` stores links under.
+const METHODS: [Method; 3] = [Method::NearCopy, Method::Reworded, Method::Similar];
+
+/// Runs `morgue dedup` over the archive.
+pub(crate) async fn run(archive: &Archive, config: Config) -> Result<()> {
+    let started = Instant::now();
+    let deduper = Arc::new(
+        tokio::task::spawn_blocking(move || Deduper::new(config))
+            .await?
+            .context("cannot load the embedding model")?,
+    );
+    let window = Duration::seconds(config.window_secs);
+    let (mut stories_done, mut links_found, mut clusters_touched) = (0u64, 0u64, 0u64);
+    let mut after = 0;
+    loop {
+        let batch = store::signatures::missing(archive, after, BATCH).await?;
+        let Some(last) = batch.last() else { break };
+        after = last.id;
+        let docs: Vec<Document> = batch.iter().map(document).collect();
+        let worker = Arc::clone(&deduper);
+        let new = tokio::task::spawn_blocking(move || worker.signatures(&docs)).await?;
+        let times: Vec<DateTime<Utc>> = batch.iter().map(time_of).collect();
+        let (Some(&from), Some(&to)) = (times.iter().min(), times.iter().max()) else { continue };
+        let new_ids: std::collections::HashSet<i64> = batch.iter().map(|s| s.id).collect();
+        let mut existing = Vec::new();
+        for stored in store::signatures::between(archive, from - window, to + window).await? {
+            if new_ids.contains(&stored.story_id) {
+                continue;
+            }
+            match Signature::from_bytes(&stored.bytes) {
+                Ok(signature) => existing.push(signature),
+                Err(err) => tracing::warn!(
+                    story = stored.story_id,
+                    "unreadable signature, compared again later: {err}"
+                ),
+            }
+        }
+        let existing_ids: Vec<i64> = existing.iter().filter_map(|s| s.id.parse().ok()).collect();
+        let names: Vec<&str> = METHODS.iter().map(|m| m.as_str()).collect();
+        let existing_links: Vec<Link> = store::duplicates::among(archive, &existing_ids, &names)
+            .await?
+            .iter()
+            .filter_map(|stored| link_from_store(&stored.link))
+            .collect();
+        let worker = Arc::clone(&deduper);
+        let (new, update) = tokio::task::spawn_blocking(move || {
+            let update = worker.update(&new, &existing, &existing_links);
+            (new, update)
+        })
+        .await?;
+        for link in &update.links {
+            store::duplicates::link(archive, &link_to_store(link)?).await?;
+        }
+        links_found += update.links.len() as u64;
+        clusters_touched += store_clusters(archive, &update.assignments).await?;
+        for (signature, story) in new.iter().zip(&batch) {
+            let stored = Stored {
+                story_id: story.id,
+                published_at: Some(time_of(story)),
+                bytes: signature.to_bytes(),
+            };
+            store::signatures::put(archive, &stored).await?;
+        }
+        stories_done += batch.len() as u64;
+        tracing::info!(stories = stories_done, links = links_found, "deduplicating");
+    }
+    outln!(
+        "dedup: {stories_done} stories compared, {links_found} links found, {clusters_touched} clusters written in {}",
+        human(started.elapsed())
+    );
+    Ok(())
+}
+
+/// The time a story is compared at: its publication, or when it was archived.
+fn time_of(story: &Story) -> DateTime<Utc> {
+    story.story.published_at.unwrap_or(story.created_at)
+}
+
+fn document(story: &Story) -> Document {
+    Document {
+        id: story.id.to_string(),
+        source: story.story.source_id.to_string(),
+        url: story.story.url.clone(),
+        title: story.story.title.clone().unwrap_or_default(),
+        text: story.story.text.clone(),
+        published: Some(time_of(story).timestamp()),
+        language: story.story.language.clone(),
+    }
+}
+
+/// Rewrites the clusters of these stories: each group of two or more is one cluster, kept under
+/// its representative; a story alone leaves any cluster it was in. Returns how many clusters
+/// were written.
+async fn store_clusters(archive: &Archive, assignments: &[dedup::Assignment]) -> Result<u64> {
+    let mut groups: BTreeMap<&str, Vec<&dedup::Assignment>> = BTreeMap::new();
+    for assignment in assignments {
+        groups.entry(assignment.cluster.as_str()).or_default().push(assignment);
+    }
+    let mut written = 0;
+    for (representative, members) in groups {
+        let representative: i64 =
+            representative.parse().context("a cluster id is not a story id")?;
+        if members.len() < 2 {
+            for member in members {
+                store::clusters::remove_story(archive, member.id.parse()?).await?;
+            }
+            continue;
+        }
+        let members: Vec<Member> = members
+            .iter()
+            .map(|member| {
+                Ok(Member {
+                    story_id: member.id.parse()?,
+                    relation: member.relation().map(|r| r.as_str().to_owned()),
+                    score: member.link.as_ref().map(|link| f64::from(link.score())),
+                })
+            })
+            .collect::<Result<_>>()?;
+        match store::clusters::of_story(archive, representative).await? {
+            Some(cluster) => {
+                store::clusters::replace(archive, cluster.id, representative, &members).await?;
+            }
+            None => {
+                store::clusters::create(archive, representative, &members).await?;
+            }
+        }
+        written += 1;
+    }
+    Ok(written)
+}
+
+fn scores_map(scores: &Scores) -> BTreeMap<String, f64> {
+    [
+        ("shingle_jaccard", scores.shingle_jaccard),
+        ("containment", scores.containment),
+        ("content_jaccard", scores.content_jaccard),
+        ("cosine", scores.cosine),
+        ("length_ratio", scores.length_ratio),
+    ]
+    .into_iter()
+    .map(|(name, value)| (name.to_owned(), f64::from(value)))
+    .collect()
+}
+
+fn thresholds_map(thresholds: &Thresholds) -> BTreeMap<String, f64> {
+    [
+        ("duplicate_containment", thresholds.duplicate_containment),
+        ("duplicate_length_ratio", thresholds.duplicate_length_ratio),
+        ("duplicate_cosine", thresholds.duplicate_cosine),
+        ("duplicate_content", thresholds.duplicate_content),
+        ("similar_cosine", thresholds.similar_cosine),
+        ("similar_content", thresholds.similar_content),
+    ]
+    .into_iter()
+    .map(|(name, value)| (name.to_owned(), f64::from(value)))
+    .collect()
+}
+
+fn link_to_store(link: &Link) -> Result<NewLink> {
+    let mut scores = scores_map(&link.scores);
+    scores.insert("found_by_minhash".to_owned(), f64::from(u8::from(link.found_by.minhash)));
+    scores.insert("found_by_embedding".to_owned(), f64::from(u8::from(link.found_by.embedding)));
+    Ok(NewLink {
+        story_id: link.doc.parse().context("a link names no story")?,
+        of_story_id: link.of.parse().context("a link names no story")?,
+        method: link.method.as_str().to_owned(),
+        score: f64::from(link.score()),
+        scores,
+        thresholds: thresholds_map(&link.thresholds),
+    })
+}
+
+/// A stored link back in `dedup`'s terms, so that clusters among stored stories are rebuilt as
+/// they were (`None` for links of other methods).
+fn link_from_store(stored: &NewLink) -> Option<Link> {
+    let method = METHODS.into_iter().find(|m| m.as_str() == stored.method)?;
+    let get = |map: &BTreeMap<String, f64>, key: &str| map.get(key).copied().unwrap_or(0.0) as f32;
+    let s = &stored.scores;
+    let t = &stored.thresholds;
+    Some(Link {
+        doc: stored.story_id.to_string(),
+        of: stored.of_story_id.to_string(),
+        relation: method.relation(),
+        method,
+        scores: Scores {
+            shingle_jaccard: get(s, "shingle_jaccard"),
+            containment: get(s, "containment"),
+            content_jaccard: get(s, "content_jaccard"),
+            cosine: get(s, "cosine"),
+            length_ratio: get(s, "length_ratio"),
+        },
+        thresholds: Thresholds {
+            duplicate_containment: get(t, "duplicate_containment"),
+            duplicate_length_ratio: get(t, "duplicate_length_ratio"),
+            duplicate_cosine: get(t, "duplicate_cosine"),
+            duplicate_content: get(t, "duplicate_content"),
+            similar_cosine: get(t, "similar_cosine"),
+            similar_content: get(t, "similar_content"),
+        },
+        found_by: dedup::FoundBy {
+            minhash: get(s, "found_by_minhash") > 0.5,
+            embedding: get(s, "found_by_embedding") > 0.5,
+        },
+    })
+}
