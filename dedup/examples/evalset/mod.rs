@@ -782,7 +782,7 @@ impl Synth {
                         let h = dedup::text::hash_bytes(core.as_bytes()) ^ salt;
                         w.replacen(
                             core,
-                            &topic[(dedup::text::mix64(h) % topic.len() as u64) as usize],
+                            topic[(dedup::text::mix64(h) % topic.len() as u64) as usize],
                             1,
                         )
                     } else {
