@@ -265,6 +265,10 @@ pub(crate) struct CrawlArgs {
     /// later ones (by default the earliest story of the source's week keeps it).
     #[arg(long)]
     pub(crate) strict_sentences: bool,
+    /// After each pass, find fuzzy duplicates and clusters among the new stories (what `morgue
+    /// dedup` does), with the default five-day window.
+    #[arg(long)]
+    pub(crate) dedup: bool,
 }
 
 /// `morgue extract` options.

@@ -16,6 +16,7 @@
 //! max-redirs = 10
 //! worker = "crawler-1"
 //! strict-sentences = false
+//! dedup = true
 //! ```
 //!
 //! Unknown keys are an error (a misspelt setting must not be silently ignored).
@@ -50,6 +51,7 @@ pub(crate) struct FileConfig {
     max_redirs: Option<usize>,
     worker: Option<String>,
     strict_sentences: Option<bool>,
+    dedup: Option<bool>,
 }
 
 impl FileConfig {
@@ -95,6 +97,8 @@ pub(crate) struct CrawlSettings {
     pub(crate) worker: String,
     /// How repeated sentences are removed.
     pub(crate) sentences: extractor::sentences::Mode,
+    /// Whether each pass ends with fuzzy dedup of the new stories.
+    pub(crate) dedup: bool,
 }
 
 impl CrawlSettings {
@@ -152,6 +156,7 @@ impl CrawlSettings {
             extractor::sentences::Mode::Normal
         };
         Ok(CrawlSettings {
+            dedup: args.dedup || file.dedup.unwrap_or(false),
             sentences,
             since,
             concurrency,

@@ -38,12 +38,39 @@ const METHODS: [Method; 3] = [Method::NearCopy, Method::Reworded, Method::Simila
 /// Runs `morgue dedup` over the archive.
 pub(crate) async fn run(archive: &Archive, config: Config) -> Result<()> {
     let started = Instant::now();
-    let deduper = Arc::new(
+    let deduper = load(config).await?;
+    let done = compare_new(archive, &deduper).await?;
+    outln!(
+        "dedup: {} stories compared, {} links found, {} clusters written in {}",
+        done.stories,
+        done.links,
+        done.clusters,
+        human(started.elapsed())
+    );
+    Ok(())
+}
+
+/// Loads the models (about half a second in a release build): once per process.
+pub(crate) async fn load(config: Config) -> Result<Arc<Deduper>> {
+    Ok(Arc::new(
         tokio::task::spawn_blocking(move || Deduper::new(config))
             .await?
             .context("cannot load the embedding model")?,
-    );
-    let window = Duration::seconds(config.window_secs);
+    ))
+}
+
+/// What [`compare_new`] did.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Done {
+    pub(crate) stories: u64,
+    pub(crate) links: u64,
+    pub(crate) clusters: u64,
+}
+
+/// Compares every story without a signature against its window, storing links, clusters and
+/// signatures.
+pub(crate) async fn compare_new(archive: &Archive, deduper: &Arc<Deduper>) -> Result<Done> {
+    let window = Duration::seconds(deduper.config().window_secs);
     let (mut stories_done, mut links_found, mut clusters_touched) = (0u64, 0u64, 0u64);
     let mut after = 0;
     loop {
@@ -51,7 +78,7 @@ pub(crate) async fn run(archive: &Archive, config: Config) -> Result<()> {
         let Some(last) = batch.last() else { break };
         after = last.id;
         let docs: Vec<Document> = batch.iter().map(document).collect();
-        let worker = Arc::clone(&deduper);
+        let worker = Arc::clone(deduper);
         let new = tokio::task::spawn_blocking(move || worker.signatures(&docs)).await?;
         let times: Vec<DateTime<Utc>> = batch.iter().map(time_of).collect();
         let (Some(&from), Some(&to)) = (times.iter().min(), times.iter().max()) else { continue };
@@ -76,7 +103,7 @@ pub(crate) async fn run(archive: &Archive, config: Config) -> Result<()> {
             .iter()
             .filter_map(|stored| link_from_store(&stored.link))
             .collect();
-        let worker = Arc::clone(&deduper);
+        let worker = Arc::clone(deduper);
         let (new, update) = tokio::task::spawn_blocking(move || {
             let update = worker.update(&new, &existing, &existing_links);
             (new, update)
@@ -98,11 +125,7 @@ pub(crate) async fn run(archive: &Archive, config: Config) -> Result<()> {
         stories_done += batch.len() as u64;
         tracing::info!(stories = stories_done, links = links_found, "deduplicating");
     }
-    outln!(
-        "dedup: {stories_done} stories compared, {links_found} links found, {clusters_touched} clusters written in {}",
-        human(started.elapsed())
-    );
-    Ok(())
+    Ok(Done { stories: stories_done, links: links_found, clusters: clusters_touched })
 }
 
 /// The time a story is compared at: its publication, or when it was archived.

@@ -3,8 +3,9 @@
 //! It serves a small test web on loopback from this process (a fixed port, so that a second run
 //! finds the same sites), adds its sites as sources of an
 //! archive (`demo.db` in the working directory unless `--database-url` says otherwise), crawls it
-//! politely (a short per-host interval, so the demo takes seconds), and prints what the archive
-//! now holds: sources and their feeds, stories, and the duplicates found by exact keys.
+//! politely (a short per-host interval, so the demo takes seconds), finds the syndicated copies
+//! among the stories, and prints what the archive now holds: sources and their feeds, stories,
+//! and story clusters.
 
 use std::io::Write;
 use std::sync::Arc;
@@ -41,6 +42,7 @@ pub(crate) async fn run(
         host_interval: Some("100ms".to_owned()),
         allow_private_addresses: true,
         resolve: vec!["*.test=127.0.0.1".to_owned()],
+        dedup: true,
         ..CrawlArgs::default()
     };
     let settings = CrawlSettings::resolve(&args, &FileConfig::default())?;
@@ -60,9 +62,10 @@ pub(crate) async fn run(
         outln!("{:<32} {}", source.name, kinds.join(", "));
     }
     let stories = store::stories::count(&archive).await?;
+    let clusters = store::clusters::count(&archive).await?;
     outln!();
     outln!(
-        "{stories} stories in {} (try `morgue --database-url {url} sources list`)",
+        "{stories} stories and {clusters} story clusters in {} (try `morgue --database-url {url} sources list`)",
         archive.display_url()
     );
     archive.close().await?;

@@ -24,9 +24,11 @@ pub(crate) enum Counter {
     Skipped,
     /// Requests or polls that failed.
     Failed,
+    /// Fuzzy dedup links found (duplicate or similar).
+    Linked,
 }
 
-const COUNTERS: [Counter; 8] = [
+const COUNTERS: [Counter; 9] = [
     Counter::Discovered,
     Counter::Polled,
     Counter::Queued,
@@ -35,6 +37,7 @@ const COUNTERS: [Counter; 8] = [
     Counter::Known,
     Counter::Skipped,
     Counter::Failed,
+    Counter::Linked,
 ];
 
 impl Counter {
@@ -48,6 +51,7 @@ impl Counter {
             Counter::Known => "already known",
             Counter::Skipped => "skipped",
             Counter::Failed => "failed",
+            Counter::Linked => "dedup links",
         }
     }
 }

@@ -281,7 +281,7 @@ fn the_demo_crawls_a_generated_web_into_demo_db() {
     let demo = morgue(dir.path(), &["demo", "--sites", "3", "--articles", "4", "--port", "0"]);
     assert!(demo.status.success(), "{}", stderr(&demo));
     let out = stdout(&demo);
-    assert!(out.contains("stories in sqlite:demo.db"), "{out}");
+    assert!(out.contains("story clusters in sqlite:demo.db"), "{out}");
     assert!(dir.path().join("demo.db").exists());
     let list = morgue(dir.path(), &["--database-url", "demo.db", "sources", "list"]);
     assert_eq!(stdout(&list).lines().count(), 4, "{}", stdout(&list));

@@ -211,6 +211,11 @@ pub async fn remove_story(archive: &Archive, story_id: i64) -> Result<()> {
     Ok(())
 }
 
+/// How many clusters the archive holds.
+pub async fn count(archive: &Archive) -> Result<u64> {
+    story_cluster::Entity::find().count(&archive.db).await.doing("counting clusters")
+}
+
 /// The cluster a story belongs to, if any.
 pub async fn of_story(archive: &Archive, story_id: i64) -> Result<Option<Cluster>> {
     let member = cluster_member::Entity::find_by_id(story_id)

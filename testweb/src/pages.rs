@@ -216,12 +216,13 @@ fn urlset(world: &World, site: &Site, base: &str) -> String {
 /// The paragraphs of an article: a wire story's (with the site's small edits) or its own.
 pub(crate) fn paragraphs(world: &World, site: &Site, article: &Article) -> Vec<String> {
     let mut own = Rng::new(world.config.seed, &[3, site.index as u64, article.number as u64]);
+    let topic = world.topic(site, article.number, article.wire);
     match article.wire {
         Some(story) => {
             let mut rng = Rng::new(world.config.seed, &[4, story as u64]);
             let count = rng.between(6, 9);
             let mut paragraphs: Vec<String> =
-                (0..count).map(|_| text::paragraph(&mut rng)).collect();
+                (0..count).map(|_| text::paragraph(&topic, &mut rng)).collect();
             // Sites trim the tail or add their own line.
             match own.below(3) {
                 0 => {
@@ -238,7 +239,7 @@ pub(crate) fn paragraphs(world: &World, site: &Site, article: &Article) -> Vec<S
         }
         None => {
             let count = own.between(5, 9);
-            (0..count).map(|_| text::paragraph(&mut own)).collect()
+            (0..count).map(|_| text::paragraph(&topic, &mut own)).collect()
         }
     }
 }

@@ -207,7 +207,7 @@ impl World {
         let headline = match wire {
             Some(story) => {
                 let mut wire_rng = Rng::new(config.seed, &[2, story as u64]);
-                let base = text::headline(&mut wire_rng);
+                let base = text::headline(&self.topic(site, number, wire), &mut wire_rng);
                 // Each site rewrites the wire headline a little.
                 match rng.below(3) {
                     0 => base,
@@ -215,7 +215,7 @@ impl World {
                     _ => format!("Update: {base}"),
                 }
             }
-            None => text::headline(&mut rng),
+            None => text::headline(&self.topic(site, number, wire), &mut rng),
         };
         let private =
             site.robots && site.sitemap != SitemapStyle::None && !stale && number % 10 == 7;
@@ -227,6 +227,14 @@ impl World {
             format!("/{date}/{slug}-{number}.html")
         };
         Article { site: site.index, number, path, headline, published, wire, private, stale }
+    }
+
+    /// What an article is about: its wire story's topic, or its own.
+    pub(crate) fn topic(&self, site: &Site, number: usize, wire: Option<usize>) -> text::Topic {
+        match wire {
+            Some(story) => text::Topic::new(self.config.seed, &[6, story as u64]),
+            None => text::Topic::new(self.config.seed, &[7, site.index as u64, number as u64]),
+        }
     }
 
     /// The article at this path on a site, if any.

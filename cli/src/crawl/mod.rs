@@ -79,6 +79,8 @@ pub(crate) struct Engine {
     stop: watch::Receiver<bool>,
     /// Time spent in the article phase, in microseconds, for benchmarks.
     article_micros: std::sync::atomic::AtomicU64,
+    /// The fuzzy-dedup models, loaded at the first pass that needs them.
+    deduper: tokio::sync::OnceCell<Arc<dedup::Deduper>>,
 }
 
 impl Engine {
@@ -114,6 +116,7 @@ impl Engine {
             journal,
             stop,
             article_micros: std::sync::atomic::AtomicU64::new(0),
+            deduper: tokio::sync::OnceCell::new(),
         })
     }
 
@@ -155,6 +158,9 @@ impl Engine {
         loop {
             self.pass(force).await?;
             force = false;
+            if self.settings.dedup && !self.stopping() {
+                self.dedup_new().await?;
+            }
             if self.mode == Mode::Once || self.stopping() {
                 return Ok(());
             }
@@ -170,6 +176,21 @@ impl Engine {
                 _ = stop.changed() => return Ok(()),
             }
         }
+    }
+
+    /// Fuzzy dedup of the stories stored since the last run.
+    async fn dedup_new(&self) -> Result<()> {
+        let deduper = self
+            .deduper
+            .get_or_try_init(|| async {
+                let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+                crate::dedup_archive::load(dedup::Config { threads, ..dedup::Config::default() })
+                    .await
+            })
+            .await?;
+        let done = crate::dedup_archive::compare_new(&self.archive, deduper).await?;
+        self.progress.add(crate::progress::Counter::Linked, done.links);
+        Ok(())
     }
 
     /// The earliest of the next feed poll and the next frontier attempt.
