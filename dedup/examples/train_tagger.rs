@@ -441,6 +441,7 @@ fn run() -> Result<(), String> {
         let model = Model::from_bytes(&bytes).map_err(|e| e.to_string())?;
         let tagger = Tagger::with_model(model);
         if let Some(out) = &options.out {
+            std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
             let path = out.join(format!("{}.upos", plan.code));
             std::fs::write(&path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         }
