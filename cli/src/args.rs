@@ -41,9 +41,6 @@ pub(crate) enum Command {
     Init,
     /// Bring an existing archive's schema up to date. Running it again changes nothing.
     Migrate,
-    /// Print the normalizer's keys for URLs or titles, one output line per input line.
-    #[command(subcommand)]
-    Normalize(NormalizeCommand),
     /// Add, import and list media sources.
     #[command(subcommand)]
     Sources(SourcesCommand),
@@ -73,6 +70,37 @@ pub(crate) enum Command {
         #[command(flatten)]
         crawl: CrawlArgs,
     },
+    /// Extract the archived raw pages again with this version's extractor: stories extracted by
+    /// another version (or all, with --all) get new fields, and the repeated-sentence index of
+    /// their weeks is rebuilt.
+    Reextract {
+        /// Every story, whatever version extracted it.
+        #[arg(long)]
+        all: bool,
+        /// Also take a repeated sentence out of the earliest story that has it.
+        #[arg(long)]
+        strict_sentences: bool,
+    },
+    /// Find fuzzy duplicates and story clusters: of the archive's new stories (against the stories
+    /// of their time window), or with --input of a JSON-lines corpus, without an archive.
+    ///
+    /// Archive: links (method, scores, thresholds) and clusters are stored; each story is
+    /// compared once, when it is new. Corpus: input lines {"id", "source", "url", "title", "text", "published", "language"} (id
+    /// required; published RFC 3339; the rest optional). Output: one line per input line, in
+    /// order: {"id", "cluster", "relation", "duplicate_of", "score", "method"}, relation null for
+    /// a cluster's representative; an unusable line gives {"line": N, "error": "..."}.
+    Dedup(DedupArgs),
+    /// Extract article text and metadata from raw pages, as JSON.
+    ///
+    /// With a FILE (or standard input): the raw bytes of one page give one JSON object: every
+    /// field with its provenance, the text, its quality and the warnings. With `--jsonl`: each
+    /// standard-input line `{"id", "url", "html"}` gives one output line with the same `id`, in
+    /// input order, extracted on all cores; a line that cannot be used gives
+    /// `{"id": ..., "error": "..."}`.
+    Extract(ExtractArgs),
+    /// Print the normalizer's keys for URLs or titles, one output line per input line.
+    #[command(subcommand)]
+    Normalize(NormalizeCommand),
     /// Fill the UPOS column of CoNLL-U read on standard input, line for line.
     ///
     /// Only the ID and FORM columns need be filled. Comments, blank lines, multiword tokens
@@ -84,25 +112,6 @@ pub(crate) enum Command {
         /// get a rule-based fallback.
         #[arg(long, value_name = "LANG")]
         lang: String,
-    },
-    /// Extract article text and metadata from raw pages, as JSON.
-    ///
-    /// With a FILE (or standard input): the raw bytes of one page give one JSON object: every
-    /// field with its provenance, the text, its quality and the warnings. With `--jsonl`: each
-    /// standard-input line `{"id", "url", "html"}` gives one output line with the same `id`, in
-    /// input order, extracted on all cores; a line that cannot be used gives
-    /// `{"id": ..., "error": "..."}`.
-    Extract(ExtractArgs),
-    /// Extract the archived raw pages again with this version's extractor: stories extracted by
-    /// another version (or all, with --all) get new fields, and the repeated-sentence index of
-    /// their weeks is rebuilt.
-    Reextract {
-        /// Every story, whatever version extracted it.
-        #[arg(long)]
-        all: bool,
-        /// Also take a repeated sentence out of the earliest story that has it.
-        #[arg(long)]
-        strict_sentences: bool,
     },
     /// Try morgue on a generated web of news sites served on loopback: crawl it into an archive
     /// (demo.db unless --database-url says otherwise) and show what it holds.
@@ -120,15 +129,6 @@ pub(crate) enum Command {
     /// Measure morgue on generated data (run a release build).
     #[command(subcommand)]
     Bench(BenchCommand),
-    /// Find fuzzy duplicates and story clusters: of the archive's new stories (against the stories
-    /// of their time window), or with --input of a JSON-lines corpus, without an archive.
-    ///
-    /// Archive: links (method, scores, thresholds) and clusters are stored; each story is
-    /// compared once, when it is new. Corpus: input lines {"id", "source", "url", "title", "text", "published", "language"} (id
-    /// required; published RFC 3339; the rest optional). Output: one line per input line, in
-    /// order: {"id", "cluster", "relation", "duplicate_of", "score", "method"}, relation null for
-    /// a cluster's representative; an unusable line gives {"line": N, "error": "..."}.
-    Dedup(DedupArgs),
 }
 
 /// `morgue dedup` flags.
