@@ -214,18 +214,37 @@ const FUNCTION_WORDS: &[(&str, &[&str])] = &[
     ),
 ];
 
+// `guess_language` keeps one bit per language.
+const _: () = assert!(FUNCTION_WORDS.len() <= 16);
+
 /// Guesses a text's language from its folded words: the language whose function words it uses
 /// most, if they make up at least a tenth of the words (and three words in all); otherwise
 /// `None`. Only the languages in the table can be guessed; others are unknown, which is the
 /// honest answer for the POS filter (it falls back to its heuristic) and harmless for the rest.
 pub fn guess_language<'w>(folded: impl IntoIterator<Item = &'w str>) -> Option<&'static str> {
+    // Each function word with the set of languages that use it (one bit per table row).
+    static LOOKUP: std::sync::OnceLock<std::collections::HashMap<&'static str, u16>> =
+        std::sync::OnceLock::new();
+    let lookup = LOOKUP.get_or_init(|| {
+        let mut map = std::collections::HashMap::new();
+        for (n, (_, list)) in FUNCTION_WORDS.iter().enumerate() {
+            for &word in *list {
+                *map.entry(word).or_insert(0u16) |= 1 << n;
+            }
+        }
+        map
+    });
     let mut hits = [0usize; FUNCTION_WORDS.len()];
     let mut total = 0usize;
     for word in folded {
         total += 1;
-        for (n, (_, list)) in FUNCTION_WORDS.iter().enumerate() {
-            if list.contains(&word) {
-                hits[n] += 1;
+        // Function words are short: longer words need no look-up.
+        if word.len() > 8 {
+            continue;
+        }
+        if let Some(&languages) = lookup.get(word) {
+            for (n, hit) in hits.iter_mut().enumerate() {
+                *hit += usize::from(languages >> n & 1 == 1);
             }
         }
     }
