@@ -52,15 +52,13 @@ fn main() {
 
     if lsh_grid {
         for (bands, rows, tables, hashes) in [
-            (42, 3, 16, 2),
-            (32, 4, 16, 2),
-            (25, 5, 16, 2),
-            (42, 3, 16, 3),
-            (42, 3, 24, 3),
-            (42, 3, 32, 3),
-            (42, 3, 32, 4),
-            (42, 3, 48, 4),
-            (25, 5, 32, 3),
+            (42, 3, 32, 2),
+            (42, 3, 64, 2),
+            (42, 3, 64, 3),
+            (42, 3, 64, 4),
+            (42, 3, 96, 4),
+            (42, 3, 128, 4),
+            (42, 3, 128, 5),
         ] {
             let candidates = dedup::CandidateConfig {
                 minhash_bands: bands,
@@ -82,7 +80,10 @@ fn main() {
                     .map(|l| (index[l.doc.as_str()], index[l.of.as_str()], l.scores))
                     .collect::<Vec<_>>()
             };
-            println!("bands {bands} x rows {rows}, tables {tables} x hashes {hashes}:");
+            println!(
+                "bands {bands} x rows {rows}, tables {tables} x hashes {hashes}: {} candidate pairs",
+                links.len()
+            );
             report_candidate_recall("  minhash", &tune, &by(&|f| f.minhash));
             report_candidate_recall("  embedding", &tune, &by(&|f| f.embedding));
             report_candidate_recall("  both", &tune, &by(&|_| true));

@@ -34,9 +34,10 @@ pub struct CandidateConfig {
     pub minhash_bands: usize,
     /// MinHash rows per band.
     pub minhash_rows: usize,
-    /// Cross-polytope tables over the embeddings.
+    /// Cross-polytope tables over the embeddings (one rotation each).
     pub embedding_tables: usize,
-    /// Cross-polytope hashes joined into each table's key (more: fewer, closer candidates).
+    /// Cross-polytope hashes joined into each table's key, one per block of the table's rotated
+    /// vector (more: fewer, closer candidates).
     pub embedding_hashes: usize,
     /// Most documents looked at per bucket on each side of a document (module docs).
     pub max_bucket_scan: usize,
@@ -47,8 +48,8 @@ impl Default for CandidateConfig {
         Self {
             minhash_bands: 42,
             minhash_rows: 3,
-            embedding_tables: 32,
-            embedding_hashes: 2,
+            embedding_tables: 96,
+            embedding_hashes: 4,
             max_bucket_scan: 100,
         }
     }
@@ -70,8 +71,8 @@ const EMBEDDING_KEY: u64 = 1 << 63;
 pub(crate) struct Index {
     keys: Vec<u64>,
     ranks: Vec<u32>,
-    /// Each rank's keys, in the same order as built.
-    own: Vec<Vec<u64>>,
+    /// Each rank's buckets: ranges of `keys` and `ranks` holding one of its keys.
+    own: Vec<Vec<(u32, u32)>>,
     /// Publication times by rank (dated ranks first, ascending).
     published: Vec<Option<i64>>,
     dated: usize,
@@ -87,23 +88,41 @@ impl Index {
     ) -> Self {
         let rows = config.minhash_rows.max(1);
         let bands = config.minhash_bands.min(crate::minhash::MINHASH_LEN / rows);
-        let own: Vec<Vec<u64>> = pool.map(sigs, |sig| {
-            let mut keys: Vec<u64> = band_keys(&sig.minhash, bands, rows)
-                .into_iter()
-                .map(|k| k & !EMBEDDING_KEY)
-                .collect();
-            keys.extend(
-                polytopes.keys(&sig.embedding_f32()).into_iter().map(|k| k | EMBEDDING_KEY),
-            );
-            keys
+        let setup = crate::text::mix64(
+            polytopes.fingerprint() ^ (bands as u64) << 48 ^ (rows as u64) << 40,
+        );
+        let keys_of: Vec<std::borrow::Cow<'_, [u64]>> = pool.map(sigs, |sig| {
+            sig.keys.get_or(setup ^ sig.signal_hash(), || {
+                let mut keys: Vec<u64> = band_keys(&sig.minhash, bands, rows)
+                    .into_iter()
+                    .map(|k| k & !EMBEDDING_KEY)
+                    .collect();
+                keys.extend(
+                    polytopes.keys(&sig.embedding_f32()).into_iter().map(|k| k | EMBEDDING_KEY),
+                );
+                keys
+            })
         });
-        let mut entries: Vec<(u64, u32)> = own
+        let mut entries: Vec<(u64, u32)> = keys_of
             .iter()
             .enumerate()
             .flat_map(|(rank, keys)| keys.iter().map(move |&k| (k, rank as u32)))
             .collect();
         entries.sort_unstable();
         entries.dedup();
+        // Each rank's buckets, found in one pass over the sorted entries (no look-ups later).
+        let mut own: Vec<Vec<(u32, u32)>> =
+            keys_of.iter().map(|k| Vec::with_capacity(k.len())).collect();
+        drop(keys_of);
+        let mut from = 0;
+        while from < entries.len() {
+            let key = entries[from].0;
+            let to = from + entries[from..].partition_point(|&(k, _)| k == key);
+            for &(_, rank) in &entries[from..to] {
+                own[rank as usize].push((from as u32, to as u32));
+            }
+            from = to;
+        }
         let (keys, ranks) = entries.into_iter().unzip();
         let published: Vec<Option<i64>> = sigs.iter().map(|s| s.published).collect();
         let dated = published.iter().take_while(|p| p.is_some()).count();
@@ -131,45 +150,84 @@ impl Index {
             }
             None => [(0, self.dated), (self.dated, n)],
         };
-        let mut found: Vec<(usize, FoundBy)> = Vec::new();
-        for &key in &self.own[rank] {
-            let from = self.keys.partition_point(|&k| k < key);
-            let to = from + self.keys[from..].partition_point(|&k| k == key);
-            let bucket = &self.ranks[from..to];
-            let by_embedding = key & EMBEDDING_KEY != 0;
-            for &(lo, hi) in &ranges {
-                let start = bucket.partition_point(|&r| (r as usize) < lo);
-                let end = bucket.partition_point(|&r| (r as usize) < hi);
-                let inside = &bucket[start..end];
-                // Nearest ranks on each side of the document first, at most `max_scan` each.
-                let split = inside.partition_point(|&r| (r as usize) < rank);
-                let before = inside[..split].iter().rev().take(max_scan);
-                let after = inside[split..].iter().take(max_scan + 1);
-                for &other in before.chain(after) {
-                    let other = other as usize;
-                    if other != rank && wanted(other) {
-                        let mut by = FoundBy::default();
-                        if by_embedding {
-                            by.embedding = true;
-                        } else {
-                            by.minhash = true;
+        SEEN.with_borrow_mut(|seen| {
+            seen.start(n);
+            for &(from, to) in &self.own[rank] {
+                let (from, to) = (from as usize, to as usize);
+                let bucket = &self.ranks[from..to];
+                let family = if self.keys[from] & EMBEDDING_KEY != 0 { EMBEDDING } else { MINHASH };
+                for &(lo, hi) in &ranges {
+                    let start = bucket.partition_point(|&r| (r as usize) < lo);
+                    let end = bucket.partition_point(|&r| (r as usize) < hi);
+                    let inside = &bucket[start..end];
+                    // Nearest ranks on each side of the document first, at most `max_scan` each.
+                    let split = inside.partition_point(|&r| (r as usize) < rank);
+                    let before = inside[..split].iter().rev().take(max_scan);
+                    let after = inside[split..].iter().take(max_scan + 1);
+                    for &other in before.chain(after) {
+                        let other = other as usize;
+                        if other != rank && wanted(other) {
+                            seen.mark(other, family);
                         }
-                        found.push((other, by));
                     }
                 }
             }
+            seen.found.sort_unstable();
+            seen.found
+                .iter()
+                .map(|&r| {
+                    let families = seen.families[r as usize];
+                    let by = FoundBy {
+                        minhash: families & MINHASH != 0,
+                        embedding: families & EMBEDDING != 0,
+                    };
+                    (r as usize, by)
+                })
+                .collect()
+        })
+    }
+}
+
+const MINHASH: u8 = 1;
+const EMBEDDING: u8 = 2;
+
+std::thread_local! {
+    /// Each thread's marks of the candidates found so far for one document.
+    static SEEN: std::cell::RefCell<Seen> = std::cell::RefCell::new(Seen::default());
+}
+
+/// The ranks found for one document, each once, with the families that found it: a mark per
+/// rank (the number of the look-up that set it) instead of sorting every bucket entry.
+#[derive(Default)]
+struct Seen {
+    stamps: Vec<u32>,
+    families: Vec<u8>,
+    stamp: u32,
+    found: Vec<u32>,
+}
+
+impl Seen {
+    /// Starts a look-up over `n` ranks.
+    fn start(&mut self, n: usize) {
+        if self.stamps.len() < n {
+            self.stamps.resize(n, 0);
+            self.families.resize(n, 0);
         }
-        found.sort_unstable_by_key(|&(r, _)| r);
-        let mut merged: Vec<(usize, FoundBy)> = Vec::with_capacity(found.len());
-        for (r, by) in found {
-            match merged.last_mut() {
-                Some((last, acc)) if *last == r => {
-                    acc.minhash |= by.minhash;
-                    acc.embedding |= by.embedding;
-                }
-                _ => merged.push((r, by)),
-            }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.stamps.fill(0);
+            self.stamp = 1;
         }
-        merged
+        self.found.clear();
+    }
+
+    fn mark(&mut self, rank: usize, family: u8) {
+        if self.stamps[rank] == self.stamp {
+            self.families[rank] |= family;
+        } else {
+            self.stamps[rank] = self.stamp;
+            self.families[rank] = family;
+            self.found.push(rank as u32);
+        }
     }
 }

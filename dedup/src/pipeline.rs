@@ -11,7 +11,7 @@ use crate::signature::Signature;
 use crate::text::{
     Stemmers, Token, fold, guess_language, hash_bytes, language_code, tokens, truncate,
 };
-use crate::verify::{Method, Relation, Scores, Thresholds, score};
+use crate::verify::{Method, Packed, Relation, Scores, Thresholds};
 
 /// One document to deduplicate.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -304,6 +304,7 @@ impl Deduper {
             content: content.hashes.into(),
             embedding,
             embedding_scale,
+            keys: Default::default(),
         }
     }
 
@@ -359,6 +360,7 @@ impl Deduper {
         // Candidates and verification, for each new document against everything before it in
         // rank order that is new, and everything existing on either side.
         let new_ranks: Vec<usize> = (0..ranked.len()).filter(|&r| is_new[r]).collect();
+        let packed = Packed::new(&ranked);
         let found: Vec<(u64, Vec<RankLink>)> = self.pool.map(&new_ranks, |&r| {
             let candidates = index.candidates(
                 r,
@@ -368,7 +370,7 @@ impl Deduper {
             );
             let mut links = Vec::new();
             for &(other, by) in &candidates {
-                let Some(scores) = score(ranked[r], ranked[other], &self.config.thresholds) else {
+                let Some(scores) = packed.score(r, other, &self.config.thresholds) else {
                     continue;
                 };
                 if let Some(method) = self.config.thresholds.decide(&scores) {

@@ -38,6 +38,48 @@ pub struct Signature {
     pub embedding: Box<[i8]>,
     /// The embedding's scale.
     pub embedding_scale: f32,
+    /// The candidate keys, computed on first use (not part of the byte form).
+    pub(crate) keys: KeyCache,
+}
+
+/// A signature's candidate keys, remembered so that a signature kept in memory across many
+/// incremental runs (a day's window compared with each new batch) is hashed once. The entry is
+/// tagged with a fingerprint of the key settings and of the signals it was computed from, so a
+/// signature whose fields were changed afterwards, or one read with other settings, is hashed
+/// again rather than given stale keys. Never compared: two signatures are equal whatever their
+/// caches hold.
+#[derive(Clone, Default)]
+pub(crate) struct KeyCache(std::sync::OnceLock<(u64, Box<[u64]>)>);
+
+impl KeyCache {
+    /// The cached keys if they were computed under `fingerprint`, else `compute()`'s (cached
+    /// when nothing was yet).
+    pub(crate) fn get_or(
+        &self,
+        fingerprint: u64,
+        compute: impl Fn() -> Vec<u64>,
+    ) -> std::borrow::Cow<'_, [u64]> {
+        if self.0.get().is_none() {
+            // Another thread may fill it first; either way the entry is then set.
+            let _ = self.0.set((fingerprint, compute().into()));
+        }
+        match self.0.get() {
+            Some((f, keys)) if *f == fingerprint => std::borrow::Cow::Borrowed(keys),
+            _ => std::borrow::Cow::Owned(compute()),
+        }
+    }
+}
+
+impl std::fmt::Debug for KeyCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() { "KeyCache(filled)" } else { "KeyCache(empty)" })
+    }
+}
+
+impl PartialEq for KeyCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// Why bytes are not a signature.
@@ -55,18 +97,30 @@ pub enum SignatureError {
 }
 
 impl Signature {
+    /// A hash of the signals candidate keys are computed from.
+    pub(crate) fn signal_hash(&self) -> u64 {
+        let mut h = crate::text::mix64(u64::from(self.embedding_scale.to_bits()));
+        for &v in self.minhash.iter() {
+            h = crate::text::mix64(h ^ u64::from(v));
+        }
+        for chunk in self.embedding.chunks(8) {
+            let mut word = [0u8; 8];
+            for (w, &b) in word.iter_mut().zip(chunk) {
+                *w = b.cast_unsigned();
+            }
+            h = crate::text::mix64(h ^ u64::from_le_bytes(word));
+        }
+        crate::text::mix64(h ^ self.embedding.len() as u64)
+    }
+
     /// The cosine of two signatures' embeddings (0 when either is the zero vector).
     pub fn cosine(&self, other: &Signature) -> f32 {
         if self.embedding.len() != other.embedding.len() {
             return 0.0;
         }
-        let dot: i32 = self
-            .embedding
-            .iter()
-            .zip(other.embedding.iter())
-            .map(|(&a, &b)| i32::from(a) * i32::from(b))
-            .sum();
-        dot as f32 * self.embedding_scale * other.embedding_scale
+        dot_i8(&self.embedding, &other.embedding) as f32
+            * self.embedding_scale
+            * other.embedding_scale
     }
 
     /// The embedding as floats.
@@ -157,8 +211,14 @@ impl Signature {
             content,
             embedding,
             embedding_scale,
+            keys: KeyCache::default(),
         })
     }
+}
+
+/// The dot product of two int8 vectors of the same length.
+pub(crate) fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
+    a.iter().zip(b).map(|(&x, &y)| i32::from(x) * i32::from(y)).sum()
 }
 
 fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
@@ -226,6 +286,7 @@ mod tests {
             content: vec![3, 9, 27].into(),
             embedding,
             embedding_scale,
+            keys: KeyCache::default(),
         }
     }
 
