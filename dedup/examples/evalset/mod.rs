@@ -185,7 +185,7 @@ impl Mix {
     }
 }
 
-const EPOCH: i64 = 1_767_225_600; // 2026-01-01T00:00:00Z
+pub const EPOCH: i64 = 1_767_225_600; // 2026-01-01T00:00:00Z
 
 /// A story to generate from: a headline and paragraphs.
 #[derive(Debug, Clone)]
