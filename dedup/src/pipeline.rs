@@ -370,7 +370,8 @@ impl Deduper {
             );
             let mut links = Vec::new();
             for &(other, by) in &candidates {
-                let Some(scores) = packed.score(r, other, &self.config.thresholds) else {
+                let Some(scores) = packed.score(r, other, by.minhash, &self.config.thresholds)
+                else {
                     continue;
                 };
                 if let Some(method) = self.config.thresholds.decide(&scores) {

@@ -176,6 +176,7 @@ pub(crate) struct Packed<'s> {
     dim: usize,
     minhash: Vec<u32>,
     embedding: Vec<i8>,
+    counts: Vec<Counts>,
     regular: Vec<bool>,
 }
 
@@ -185,6 +186,10 @@ impl<'s> Packed<'s> {
         let mut minhash = Vec::with_capacity(sigs.len() * minhash::MINHASH_LEN);
         let mut embedding = Vec::with_capacity(sigs.len() * dim);
         let mut regular = Vec::with_capacity(sigs.len());
+        let counts = sigs
+            .iter()
+            .map(|s| Counts { words: s.words, shingles: s.shingles, scale: s.embedding_scale })
+            .collect();
         for sig in sigs {
             let ok = sig.minhash.len() == minhash::MINHASH_LEN && sig.embedding.len() == dim;
             if ok {
@@ -196,31 +201,52 @@ impl<'s> Packed<'s> {
             }
             regular.push(ok);
         }
-        Self { sigs, dim, minhash, embedding, regular }
+        Self { sigs, dim, minhash, embedding, counts, regular }
     }
 
-    /// [`score`] of the signatures at two positions.
-    pub(crate) fn score(&self, a: usize, b: usize, thresholds: &Thresholds) -> Option<Scores> {
-        let (sa, sb) = (self.sigs[a], self.sigs[b]);
+    /// [`score`] of the signatures at two positions, except that a pair only the embedding
+    /// family proposed (`by_minhash` false) is dropped as soon as its cosine is below both cosine
+    /// thresholds, without reading its MinHash: such a pair could only be a near-copy that shares
+    /// no MinHash band, and a near-copy that also reads far apart in meaning is not worth the
+    /// memory traffic of checking every embedding candidate for it (most candidates in a full
+    /// window are such pairs).
+    pub(crate) fn score(
+        &self,
+        a: usize,
+        b: usize,
+        by_minhash: bool,
+        thresholds: &Thresholds,
+    ) -> Option<Scores> {
         if !(self.regular[a] && self.regular[b]) {
-            return score(sa, sb, thresholds);
+            return score(self.sigs[a], self.sigs[b], thresholds);
         }
-        let row = |i: usize| &self.minhash[i * minhash::MINHASH_LEN..][..minhash::MINHASH_LEN];
-        let shingle_jaccard = minhash::jaccard(row(a), row(b));
-        let containment = minhash::containment(shingle_jaccard, sa.shingles, sb.shingles);
         let (ea, eb) = (
             &self.embedding[a * self.dim..][..self.dim],
             &self.embedding[b * self.dim..][..self.dim],
         );
-        let cosine =
-            crate::signature::dot_i8(ea, eb) as f32 * sa.embedding_scale * sb.embedding_scale;
-        let length_ratio = length_ratio(sa.words, sb.words);
+        let (pa, pb) = (self.counts[a], self.counts[b]);
+        let cosine = crate::signature::dot_i8(ea, eb) as f32 * pa.scale * pb.scale;
+        if !by_minhash && cosine < thresholds.similar_cosine.min(thresholds.duplicate_cosine) {
+            return None;
+        }
+        let row = |i: usize| &self.minhash[i * minhash::MINHASH_LEN..][..minhash::MINHASH_LEN];
+        let shingle_jaccard = minhash::jaccard(row(a), row(b));
+        let containment = minhash::containment(shingle_jaccard, pa.shingles, pb.shingles);
+        let length_ratio = length_ratio(pa.words, pb.words);
         if thresholds.hopeless(containment, cosine, length_ratio) {
             return None;
         }
-        let content_jaccard = sorted_jaccard(&sa.content, &sb.content);
+        let content_jaccard = sorted_jaccard(&self.sigs[a].content, &self.sigs[b].content);
         Some(Scores { shingle_jaccard, containment, content_jaccard, cosine, length_ratio })
     }
+}
+
+/// The small fields of a signature that every pair reads.
+#[derive(Clone, Copy)]
+struct Counts {
+    words: u32,
+    shingles: u32,
+    scale: f32,
 }
 
 /// All scores of two signatures, whether or not they would be candidates or match: for
