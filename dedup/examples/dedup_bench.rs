@@ -1,18 +1,23 @@
-//! End-to-end dedup speed and memory on a synthetic news corpus.
+//! End-to-end dedup speed and memory on a synthetic news corpus, fed the way the archive feeds it.
 //!
 //! `cargo run --release -p dedup --example dedup_bench -- [--articles 40000] [--threads 2]
-//!  [--chunk 20000] [GROUND_TRUTH_DIR]`
+//!  [--chunk 20000] [--tables N] [--hashes N] [GROUND_TRUTH_DIR]`
 //!
 //! The corpus (see `evalset/mod.rs`): the wcxb-dev ground-truth articles plus synthetic stories
-//! (bigram walks over their text, so distinct texts with real word statistics), about 17% of the
-//! articles in groups of edited copies, a few rewrites and roundups, 40,000 articles a day (the
-//! inflow of a national media monitor), so `--articles 1000000` spans 25 days. Documents are
-//! generated and turned into signatures a chunk at a time, so the texts of a million articles
-//! never sit in memory together (as a streaming reader would do); generation is not timed.
+//! (real articles with their content words replaced from other articles' vocabularies, so
+//! distinct texts with real sentence structure), about 17% of the articles in groups of edited
+//! copies, a few rewrites and roundups, 40,000 articles a day (the inflow of a national media
+//! monitor), so `--articles 1000000` spans 25 days. Documents are generated and turned into
+//! signatures a chunk at a time, so the texts of a million articles never sit in memory together;
+//! generation is not timed.
 //!
-//! Reports the time of each step on `--threads` threads (signatures; candidates, verification
-//! and clustering), the tagger's tokens per second and the embedder's articles per second in
-//! the pipeline (each step run alone over the same documents), and the peak resident memory.
+//! Each day's batch is compared with the stored window through `Deduper::update`, as
+//! `morgue dedup` does: the window holds the signatures published within the window of the next
+//! day's start (about 200,000 with the default 5 days) and the links among them. Reports, per day
+//! when there are several, the candidate pairs, links, matching time and peak memory; then the
+//! time of each step on `--threads` threads (signatures; candidates, verification and
+//! clustering), the tagger's tokens per second and the embedder's articles per second (each step
+//! run alone over the first 40,000 documents), and the peak resident memory.
 #![allow(clippy::print_stdout)]
 
 mod evalset;

@@ -321,4 +321,20 @@ mod tests {
         let z = Signature { embedding: zero, embedding_scale: scale, ..sample() };
         assert_eq!(a.cosine(&z), 0.0);
     }
+
+    #[test]
+    fn cached_keys_follow_their_fingerprint_and_never_affect_equality() {
+        let sig = sample();
+        let fingerprint = 7 ^ sig.signal_hash();
+        assert_eq!(&*sig.keys.get_or(fingerprint, || vec![1, 2]), &[1, 2]);
+        // Cached: the computation is not run again.
+        assert_eq!(&*sig.keys.get_or(fingerprint, || vec![9]), &[1, 2]);
+        // Other settings, or changed signals, compute afresh.
+        assert_eq!(&*sig.keys.get_or(fingerprint ^ 1, || vec![3]), &[3]);
+        let mut changed = sig.clone();
+        changed.minhash[0] ^= 1;
+        assert_ne!(changed.signal_hash(), sig.signal_hash());
+        assert_eq!(sample(), sig);
+        assert_eq!(Signature::from_bytes(&sig.to_bytes()).unwrap(), sig);
+    }
 }
