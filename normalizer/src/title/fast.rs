@@ -19,7 +19,7 @@
 use std::cell::Cell;
 
 use super::chars::{self, Class, Fold};
-use super::{MAX_KEY_CHARS, Ranges, SEPARATOR};
+use super::{KEY_PART_MIN_CHARS, MAX_KEY_CHARS, Ranges, SEPARATOR};
 use crate::html;
 
 /// Room for the longest text the folder writes before it gives up: under [`MAX_KEY_CHARS`] characters
@@ -93,6 +93,77 @@ pub(super) fn with_folded<R>(title: &str, f: impl FnOnce(&[u8], &Ranges) -> R) -
     result
 }
 
+/// Where the folder records the parts it finds.
+pub(super) trait Parts {
+    /// A part: its byte range in the folded text and its length in characters.
+    fn push(&mut self, start: usize, end: usize, chars: usize);
+}
+
+impl Parts for Ranges {
+    #[inline(always)]
+    fn push(&mut self, start: usize, end: usize, chars: usize) {
+        Ranges::push(self, start, end, chars);
+    }
+}
+
+/// The parts as the key without a source needs them: how many, where the text ends, and the longest
+/// (the first of the longest).
+#[derive(Debug, Default)]
+struct Longest {
+    count: usize,
+    end: usize,
+    start_of_longest: usize,
+    end_of_longest: usize,
+    chars_of_longest: usize,
+}
+
+impl Parts for Longest {
+    #[inline(always)]
+    fn push(&mut self, start: usize, end: usize, chars: usize) {
+        self.count += 1;
+        self.end = end;
+        if chars > self.chars_of_longest {
+            self.start_of_longest = start;
+            self.end_of_longest = end;
+            self.chars_of_longest = chars;
+        }
+    }
+}
+
+/// The key of `title` without a source name (what `choose_key` gives), or `None` when the title
+/// needs the general path.
+///
+/// The text is folded straight into the key's own buffer: a part that is the key is moved to its
+/// start. Titles that grow by more than [`KEY_ROOM`] bytes take the other path.
+pub(super) fn key(title: &str) -> Option<String> {
+    // Not `vec![0; n]`: glibc's zeroed allocation skips its per-thread cache, which costs about 5 ns a
+    // title here, more than the zeroing.
+    #[allow(clippy::slow_vector_initialization)]
+    let mut out = Vec::with_capacity(title.len() + KEY_ROOM);
+    out.resize(title.len() + KEY_ROOM, 0);
+    let mut parts = Longest::default();
+    fold(title, &mut out, &mut parts)?;
+    let (start, end) = if parts.count > 1 && parts.chars_of_longest >= KEY_PART_MIN_CHARS {
+        (parts.start_of_longest, parts.end_of_longest)
+    } else {
+        (0, parts.end)
+    };
+    out.copy_within(start..end, 0);
+    let len = end - start;
+    // Checking whole 16-byte blocks of an aligned buffer is quicker than stopping at the key's end:
+    // the bytes past the key are zeroed (the fold may have written past it) and cut off after.
+    let checked = (len + 16) & !15;
+    out.get_mut(len..checked)?.fill(0);
+    out.truncate(checked);
+    let mut key = String::from_utf8(out).ok()?;
+    key.truncate(len);
+    Some(key)
+}
+
+/// How many bytes the text of a title may grow by in [`key`]'s buffer (separators written ` | `,
+/// characters that fold to several), and room for the eight-byte writes past its end.
+const KEY_ROOM: usize = 48;
+
 /// Titles up to this many bytes are first folded into a buffer on the stack, which is enough unless
 /// they expand (a title the stack buffer cannot hold is folded again into the thread's buffer).
 const SHORT_TITLE: usize = 160;
@@ -105,7 +176,7 @@ struct ShortBuffer([u8; SHORT_BUFFER]);
 ///
 /// Writes check only that they stay in `out`: the text is checked against the length limit at the
 /// end, which is enough since it only grows.
-fn fold(title: &str, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
+fn fold(title: &str, out: &mut [u8], ranges: &mut impl Parts) -> Option<()> {
     let bytes = title.as_bytes();
     let mut s = State::default();
     let mut i = 0;
@@ -258,7 +329,7 @@ impl State {
         i: usize,
         class: u8,
         out: &mut [u8],
-        ranges: &mut Ranges,
+        ranges: &mut impl Parts,
     ) -> Option<(State, usize)> {
         let bytes = title.as_bytes();
         let next = match class {
@@ -288,7 +359,7 @@ impl State {
         block: &chars::Block,
         fold: Fold,
         out: &mut [u8],
-        ranges: &mut Ranges,
+        ranges: &mut impl Parts,
     ) -> Option<(State, usize)> {
         self.push_folds(block, fold, out, ranges)?;
         self.settle_before(bytes, next, out, ranges)?;
@@ -301,7 +372,7 @@ impl State {
         bytes: &[u8],
         next: usize,
         out: &mut [u8],
-        ranges: &mut Ranges,
+        ranges: &mut impl Parts,
     ) -> Option<()> {
         if self.pending_dash
             && let Some(&b) = bytes.get(next)
@@ -322,7 +393,7 @@ impl State {
         Some(())
     }
 
-    fn settle_dash(&mut self, next: Class, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
+    fn settle_dash(&mut self, next: Class, out: &mut [u8], ranges: &mut impl Parts) -> Option<()> {
         self.pending_dash = false;
         if next == Class::Space {
             self.separate(out, ranges)?;
@@ -337,7 +408,7 @@ impl State {
         len: u8,
         class: Class,
         out: &mut [u8],
-        ranges: &mut Ranges,
+        ranges: &mut impl Parts,
     ) -> Option<()> {
         if self.pending_dash {
             self.settle_dash(class, out, ranges)?;
@@ -377,7 +448,7 @@ impl State {
     }
 
     /// A character of folded text, but for the case of ASCII letters.
-    fn push_char(&mut self, c: char, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
+    fn push_char(&mut self, c: char, out: &mut [u8], ranges: &mut impl Parts) -> Option<()> {
         if c.is_ascii() {
             let b = c as u8;
             return self.push([b.to_ascii_lowercase(), 0, 0, 0], 1, ascii_class(b), out, ranges);
@@ -391,7 +462,7 @@ impl State {
         block: &chars::Block,
         code_point: u32,
         out: &mut [u8],
-        ranges: &mut Ranges,
+        ranges: &mut impl Parts,
     ) -> Option<()> {
         self.push_folds(block, chars::fold_in(block, code_point), out, ranges)
     }
@@ -401,7 +472,7 @@ impl State {
         block: &chars::Block,
         fold: Fold,
         out: &mut [u8],
-        ranges: &mut Ranges,
+        ranges: &mut impl Parts,
     ) -> Option<()> {
         match fold {
             Fold::General => None,
@@ -419,7 +490,7 @@ impl State {
     }
 
     /// Ends a part at a separator.
-    fn separate(&mut self, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
+    fn separate(&mut self, out: &mut [u8], ranges: &mut impl Parts) -> Option<()> {
         if self.len > self.part_start {
             self.close_part(ranges);
             let end = self.len + SEPARATOR.len();
@@ -432,7 +503,7 @@ impl State {
         Some(())
     }
 
-    fn close_part(&self, ranges: &mut Ranges) {
+    fn close_part(&self, ranges: &mut impl Parts) {
         let chars = self.len - self.part_start - (self.extra - self.part_extra);
         ranges.push(self.part_start, self.len, chars);
     }
@@ -443,7 +514,7 @@ impl State {
         bytes: &[u8],
         i: usize,
         out: &mut [u8],
-        ranges: &mut Ranges,
+        ranges: &mut impl Parts,
     ) -> Option<usize> {
         let rest = bytes.get(i + 1..)?;
         match rest.iter().position(|&b| b == b'<' || b == b'>') {
@@ -461,7 +532,7 @@ impl State {
         title: &str,
         i: usize,
         out: &mut [u8],
-        ranges: &mut Ranges,
+        ranges: &mut impl Parts,
     ) -> Option<usize> {
         let after = title.get(i + 1..)?;
         let (first, end) = html::scan_reference(after);

@@ -8,7 +8,7 @@ use proptest::test_runner::RngSeed;
 
 use super::super::TitleParts;
 use super::super::chars::{self, Fold, STARTER_SECONDS};
-use super::with_folded;
+use super::{key, with_folded};
 
 /// Folded text, and each part's start, end and length in characters.
 type Parts = (String, Vec<(usize, usize, usize)>);
@@ -29,6 +29,18 @@ fn check(title: &str) -> bool {
     let general = TitleParts::general(title);
     assert_eq!(text, general.text, "text of {title:?}");
     assert_eq!(ranges, general.ranges.to_vec(), "parts of {title:?}");
+    check_key(title);
+    true
+}
+
+/// Whether the key without a source, folded straight into its buffer, is the one `choose_key` picks
+/// from the folder's parts (trivially when it declines the title).
+#[track_caller]
+fn check_key(title: &str) -> bool {
+    let Some(fast) = key(title) else {
+        return false;
+    };
+    assert_eq!(fast, super::super::key_text(title, None), "key of {title:?}");
     true
 }
 
@@ -68,6 +80,7 @@ fn the_benchmark_titles_take_the_folder() {
         if !check(title) {
             declined.push(title);
         }
+        assert_eq!(check_key(title), !declined.contains(&title), "{title:?}");
     }
     // Only `İ` (its lower case has a combining dot) needs the general path there.
     assert_eq!(declined, ["İstanbul'da deprem tatbikatı yapıldı - Son Dakika Haberleri"]);
