@@ -148,7 +148,9 @@ pub(super) fn key(title: &str) -> Option<String> {
     } else {
         (0, parts.end)
     };
-    out.copy_within(start..end, 0);
+    if start > 0 {
+        out.copy_within(start..end, 0);
+    }
     let len = end - start;
     // Checking whole 16-byte blocks of an aligned buffer is quicker than stopping at the key's end:
     // the bytes past the key are zeroed (the fold may have written past it) and cut off after.
@@ -177,6 +179,166 @@ struct ShortBuffer([u8; SHORT_BUFFER]);
 /// Writes check only that they stay in `out`: the text is checked against the length limit at the
 /// end, which is enough since it only grows.
 fn fold(title: &str, out: &mut [u8], ranges: &mut impl Parts) -> Option<()> {
+    let len = title.len();
+    // The arrays are filled where they stay: returned by value, they would be copied.
+    if (Lanes::<128>::MIN..=Lanes::<128>::MAX).contains(&len) {
+        let mut lanes = Lanes::<128>::EMPTY;
+        lanes.fill(title.as_bytes());
+        fold_with(title, out, ranges, &lanes)
+    } else if (Lanes::<256>::MIN..=Lanes::<256>::MAX).contains(&len) {
+        let mut lanes = Lanes::<256>::EMPTY;
+        lanes.fill(title.as_bytes());
+        fold_with(title, out, ranges, &lanes)
+    } else {
+        fold_with(title, out, ranges, &Swar)
+    }
+}
+
+/// How the folder finds runs of ASCII letters, digits and single spaces between them.
+trait Runs {
+    /// The eight bytes from `i` with ASCII letters lowered, and how many of them are in the run (the
+    /// byte at `i` is a letter or a digit, and so is the one before it if `i` is not where the run
+    /// started).
+    fn run(&self, bytes: &[u8], i: usize) -> Option<(u64, usize)>;
+
+    /// When the bytes from `i` (not a letter or a digit) up to the next letter or digit are fewer
+    /// than eight and plain ASCII: their lanes' [`GAP_SPACE`] and [`GAP_SEPARATOR`] bits, and how many
+    /// they are. `None` sends the folder through them one by one.
+    fn gap(&self, i: usize) -> Option<(u64, usize)>;
+}
+
+/// Runs found eight bytes at a time with word arithmetic ([`word_prefix`]), for titles of any length.
+struct Swar;
+
+impl Runs for Swar {
+    #[inline(always)]
+    fn run(&self, bytes: &[u8], i: usize) -> Option<(u64, usize)> {
+        let word = load_word(bytes, i);
+        let then_word = bytes.get(i + 8).is_some_and(|&b| BYTE_CLASS[usize::from(b)] == WORD);
+        Some(word_prefix(word, then_word))
+    }
+
+    #[inline(always)]
+    fn gap(&self, _: usize) -> Option<(u64, usize)> {
+        None
+    }
+}
+
+/// Runs read from two arrays computed for the whole title first, sixteen bytes at a time in a way
+/// the compiler turns into vector instructions: each byte with bit 5 set (lowering ASCII letters,
+/// leaving digits and spaces), and whether it ends a run (`0x80`) or not (0). Past the title every
+/// byte ends a run. For titles of [`Lanes::MIN`] to [`Lanes::MAX`] bytes.
+struct Lanes<const N: usize> {
+    lowered: [u8; N],
+    stops: [u8; N],
+}
+
+impl<const N: usize> Lanes<N> {
+    /// Shorter titles have no sixteen bytes to read at once.
+    const MIN: usize = 16;
+    /// Eight-byte reads from the end of the title stay in the arrays.
+    const MAX: usize = N - 16;
+
+    /// Nothing read yet: every byte ends a run.
+    const EMPTY: Self = Lanes { lowered: [0; N], stops: [0x80; N] };
+
+    #[inline(always)]
+    fn fill(&mut self, bytes: &[u8]) {
+        let len = bytes.len();
+        let mut start = 0;
+        while start < len {
+            // The last sixteen bytes again when the title is not a multiple of sixteen long: the
+            // lanes they overlap come out the same.
+            let at = start.min(len.saturating_sub(16));
+            self.chunk(bytes, at);
+            start += 16;
+        }
+    }
+
+    #[inline(always)]
+    fn chunk(&mut self, bytes: &[u8], at: usize) {
+        let Some(&chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<16>) else {
+            return;
+        };
+        let before = at.checked_sub(1).and_then(|j| bytes.get(j)).copied().unwrap_or(0);
+        let after = bytes.get(at + 16).copied().unwrap_or(0);
+        let word = u128::from_le_bytes(chunk);
+        let previous = ((word << 8) | u128::from(before)).to_le_bytes();
+        let next = ((word >> 8) | (u128::from(after) << 120)).to_le_bytes();
+        let mut lowered = [0; 16];
+        let mut stops = [0; 16];
+        for j in 0..16 {
+            let b = chunk[j];
+            let copied = is_alnum(b) | ((b == b' ') & is_alnum(previous[j]) & is_alnum(next[j]));
+            let dash = b == b'-';
+            let separator = (b == b':') | (b == b'|') | (dash & is_space(next[j]));
+            let special = is_special(b) | (dash & is_special(next[j]));
+            stops[j] = if copied {
+                0
+            } else {
+                0x80 | u8::from(is_space(b)) | u8::from(separator) << 1 | u8::from(special) << 2
+            };
+            lowered[j] = b | 0x20;
+        }
+        if let Some(out) = self.lowered.get_mut(at..at + 16) {
+            out.copy_from_slice(&lowered);
+        }
+        if let Some(out) = self.stops.get_mut(at..at + 16) {
+            out.copy_from_slice(&stops);
+        }
+    }
+}
+
+/// The bits of a gap byte's lane besides `0x80`: whitespace, a separator (a dash followed by
+/// whitespace included), and a byte the lanes cannot settle (a non-ASCII byte, `&`, `<`, or a dash
+/// before one, which may separate or not).
+const GAP_SPACE: u64 = splat(0x01);
+const GAP_SEPARATOR: u64 = splat(0x02);
+const GAP_SPECIAL: u64 = splat(0x04);
+
+/// ASCII whitespace (what `char::is_whitespace` accepts in ASCII), without branches.
+#[inline(always)]
+fn is_space(b: u8) -> bool {
+    (b == b' ') | (b.wrapping_sub(b'\t') < 5)
+}
+
+/// A byte that starts a non-ASCII character, a reference or a tag, without branches.
+#[inline(always)]
+fn is_special(b: u8) -> bool {
+    (b >= 0x80) | (b == b'&') | (b == b'<')
+}
+
+/// An ASCII letter or digit, without branches (`|`, not `||`), so that it vectorises.
+#[inline(always)]
+fn is_alnum(b: u8) -> bool {
+    ((b | 0x20).wrapping_sub(b'a') < 26) | (b.wrapping_sub(b'0') < 10)
+}
+
+impl<const N: usize> Runs for Lanes<N> {
+    #[inline(always)]
+    fn gap(&self, i: usize) -> Option<(u64, usize)> {
+        let lanes = u64::from_le_bytes(*self.stops.get(i..)?.first_chunk::<8>()?);
+        // The lanes of copied bytes are 0; the first one after a gap is a letter or a digit.
+        let copied = !lanes & splat(0x80);
+        let len = (copied.trailing_zeros() / 8) as usize;
+        if len == 0 || len == 8 {
+            return None;
+        }
+        let gap = lanes & (u64::MAX >> (64 - 8 * len));
+        (gap & GAP_SPECIAL == 0).then_some((gap, len))
+    }
+
+    #[inline(always)]
+    fn run(&self, _: &[u8], i: usize) -> Option<(u64, usize)> {
+        let stops = u64::from_le_bytes(*self.stops.get(i..)?.first_chunk::<8>()?);
+        let lowered = u64::from_le_bytes(*self.lowered.get(i..)?.first_chunk::<8>()?);
+        Some((lowered, (stops.trailing_zeros() / 8) as usize))
+    }
+}
+
+/// [`fold`] with runs found by `runs`.
+#[inline(always)]
+fn fold_with(title: &str, out: &mut [u8], ranges: &mut impl Parts, runs: &impl Runs) -> Option<()> {
     let bytes = title.as_bytes();
     let mut s = State::default();
     let mut i = 0;
@@ -189,10 +351,7 @@ fn fold(title: &str, out: &mut [u8], ranges: &mut impl Parts) -> Option<()> {
         if class == WORD {
             s.space_if_pending(out)?;
             loop {
-                let word = load_word(bytes, i);
-                let then_word =
-                    bytes.get(i + 8).is_some_and(|&b| BYTE_CLASS[usize::from(b)] == WORD);
-                let (lowered, run) = word_prefix(word, then_word);
+                let (lowered, run) = runs.run(bytes, i)?;
                 out.get_mut(s.len..s.len + 8)?.copy_from_slice(&lowered.to_le_bytes());
                 if run < 8 {
                     s.len += run;
@@ -204,6 +363,18 @@ fn fold(title: &str, out: &mut [u8], ranges: &mut impl Parts) -> Option<()> {
                 i += 8;
             }
             s.attached = true;
+        } else if !s.pending_dash
+            && let Some((gap, len)) = runs.gap(i)
+        {
+            // What the branches below do one byte at a time: a separator ends the part (and makes
+            // whitespace after it change nothing), whitespace alone makes a space pending.
+            if gap & GAP_SEPARATOR != 0 {
+                s.separate(out, ranges)?;
+            } else if gap & GAP_SPACE != 0 {
+                s.pending_space = s.len > s.part_start;
+            }
+            s.attached = false;
+            i += len;
         } else if class == SPACE {
             s.pending_space = s.len > s.part_start;
             s.attached = false;

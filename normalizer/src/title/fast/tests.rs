@@ -73,6 +73,30 @@ fn examples() {
 }
 
 #[test]
+fn lengths_around_the_lanes_limits() {
+    // The lanes take 16 to 112 and 113 to 240 bytes, word arithmetic the rest.
+    let pieces = ["Ab ", "cd  ", "e: ", "f - ", "g-h ", "&amp; ", "i\u{e9} ", "|j ", "k,l ", "m\t"];
+    for len in (0..300).chain([1000, 1100]) {
+        for (n, first) in pieces.iter().enumerate() {
+            let mut title = String::new();
+            for piece in pieces.iter().cycle().skip(n) {
+                if title.len() >= len {
+                    break;
+                }
+                title.push_str(piece);
+            }
+            let mut end = len.min(title.len());
+            while !title.is_char_boundary(end) {
+                end -= 1;
+            }
+            title.truncate(end);
+            check(&title);
+            check(&format!("{first}{title}"));
+        }
+    }
+}
+
+#[test]
 fn the_benchmark_titles_take_the_folder() {
     let titles = include_str!("../../../benches/data/titles.txt");
     let mut declined = Vec::new();
@@ -115,6 +139,8 @@ fn every_character_alone_and_in_context() {
             format!("a -{c} b"),
             format!("{c}\u{308}"),
             format!("{c}{c}:{c} \u{301}"),
+            // Long enough for the lanes, with the character at a sixteen-byte boundary.
+            format!("Sixteen bytes, a{c} -{c} b{c}:"),
         ] {
             check(&title);
         }
