@@ -3,18 +3,24 @@
 //! title it accepts.
 //!
 //! Runs of ASCII letters, digits and single spaces between them are found, lower-cased and copied
-//! eight bytes at a time; other ASCII bytes go by a byte table, punctuation and separators taking the
-//! spaces after them along; runs of non-ASCII letters fold through the table of [`super::chars`] in
-//! an inner loop; tags are skipped and references decoded in place. The common cases are inline in
-//! [`fold`], the rest in [`State::other`]. The folder gives up (`None`, and the caller takes the
-//! general path) on a character that does not fold on its own, on a reference whose decoding twice
-//! could depend on the text after it (an `&` or `<` right after it), and when the key reaches its
-//! length limit. Output goes to a buffer on the stack for titles up to 160 bytes, else to a buffer
-//! kept per thread; the key is copied out into a string of its exact length.
+//! eight bytes at a time; for titles of 16 to 240 bytes the runs, and the short plain ASCII gaps
+//! between them, are read from per-byte lanes computed first, sixteen bytes at a time ([`Lanes`]),
+//! and other titles find runs with word arithmetic ([`word_prefix`]). Other ASCII bytes go by a byte
+//! table, punctuation and separators taking the spaces after them along; runs of non-ASCII letters
+//! fold through the table of [`super::chars`] in an inner loop; tags are skipped and references
+//! decoded in place. The common cases are inline in [`fold_with`], the rest in [`State::other`]. The
+//! folder gives up (`None`, and the caller takes the general path) on a character that does not fold
+//! on its own, on a reference whose decoding twice could depend on the text after it (an `&` or `<`
+//! right after it), and when the key reaches its length limit.
 //!
-//! Where the time goes is measured in the crate docs ("Speed"): a fixed cost per call, the scan
-//! (under a nanosecond a byte of ASCII), a table lookup per non-ASCII character, and the UTF-8
-//! validation of the key (the buffer is bytes, and safe code has no unchecked conversion).
+//! [`key`], the key without a source name, folds straight into the buffer of the string it returns
+//! and keeps only what the key needs of the parts (how many, the longest); [`with_folded`], for the
+//! other uses, folds into a buffer on the stack for titles up to 160 bytes, else into a buffer kept
+//! per thread, with every part's range.
+//!
+//! Where the time goes is measured in the crate docs ("Speed"): a fixed cost per call, the lanes and
+//! the scan, a table lookup per non-ASCII character, and the UTF-8 validation of the key (the buffer
+//! is bytes, and safe code has no unchecked conversion).
 
 use std::cell::Cell;
 
@@ -135,6 +141,9 @@ impl Parts for Longest {
 ///
 /// The text is folded straight into the key's own buffer: a part that is the key is moved to its
 /// start. Titles that grow by more than [`KEY_ROOM`] bytes take the other path.
+// Inline: returned from a call, the string is written as words and read back as a pair, which the
+// processor cannot forward and waits for.
+#[inline(always)]
 pub(super) fn key(title: &str) -> Option<String> {
     // Not `vec![0; n]`: glibc's zeroed allocation skips its per-thread cache, which costs about 5 ns a
     // title here, more than the zeroing.
@@ -181,7 +190,11 @@ struct ShortBuffer([u8; SHORT_BUFFER]);
 fn fold(title: &str, out: &mut [u8], ranges: &mut impl Parts) -> Option<()> {
     let len = title.len();
     // The arrays are filled where they stay: returned by value, they would be copied.
-    if (Lanes::<128>::MIN..=Lanes::<128>::MAX).contains(&len) {
+    if (Lanes::<64>::MIN..=Lanes::<64>::MAX).contains(&len) {
+        let mut lanes = Lanes::<64>::EMPTY;
+        lanes.fill(title.as_bytes());
+        fold_with(title, out, ranges, &lanes)
+    } else if (Lanes::<128>::MIN..=Lanes::<128>::MAX).contains(&len) {
         let mut lanes = Lanes::<128>::EMPTY;
         lanes.fill(title.as_bytes());
         fold_with(title, out, ranges, &lanes)

@@ -74,7 +74,7 @@ fn examples() {
 
 #[test]
 fn lengths_around_the_lanes_limits() {
-    // The lanes take 16 to 112 and 113 to 240 bytes, word arithmetic the rest.
+    // The lanes take 16 to 48, 49 to 112 and 113 to 240 bytes, word arithmetic the rest.
     let pieces = ["Ab ", "cd  ", "e: ", "f - ", "g-h ", "&amp; ", "i\u{e9} ", "|j ", "k,l ", "m\t"];
     for len in (0..300).chain([1000, 1100]) {
         for (n, first) in pieces.iter().enumerate() {
