@@ -273,11 +273,16 @@ impl<const N: usize> Lanes<N> {
         let Some(&chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<16>) else {
             return;
         };
-        let before = at.checked_sub(1).and_then(|j| bytes.get(j)).copied().unwrap_or(0);
-        let after = bytes.get(at + 16).copied().unwrap_or(0);
-        let word = u128::from_le_bytes(chunk);
-        let previous = ((word << 8) | u128::from(before)).to_le_bytes();
-        let next = ((word >> 8) | (u128::from(after) << 120)).to_le_bytes();
+        // The bytes one before and one after, read again where the title has them (only the first
+        // and the last chunk need shifting, which goes through general registers).
+        let previous = match at.checked_sub(1).and_then(|j| bytes.get(j..)?.first_chunk::<16>()) {
+            Some(&previous) => previous,
+            None => (u128::from_le_bytes(chunk) << 8).to_le_bytes(),
+        };
+        let next = match bytes.get(at + 1..).and_then(<[u8]>::first_chunk::<16>) {
+            Some(&next) => next,
+            None => (u128::from_le_bytes(chunk) >> 8).to_le_bytes(),
+        };
         let mut lowered = [0; 16];
         let mut stops = [0; 16];
         for j in 0..16 {
