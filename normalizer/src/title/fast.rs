@@ -247,8 +247,10 @@ impl<const N: usize> Lanes<N> {
     /// Eight-byte reads from the end of the title stay in the arrays.
     const MAX: usize = N - 16;
 
-    /// Nothing read yet: every byte ends a run.
-    const EMPTY: Self = Lanes { lowered: [0; N], stops: [0x80; N] };
+    /// Nothing read yet: every byte ends a run. (The lowered bytes past the title are never part of
+    /// a run; one value for both arrays lets them be filled rather than copied from a template, about
+    /// 4 ns a title quicker.)
+    const EMPTY: Self = Lanes { lowered: [0x80; N], stops: [0x80; N] };
 
     #[inline(always)]
     fn fill(&mut self, bytes: &[u8]) {
