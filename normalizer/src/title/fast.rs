@@ -361,7 +361,8 @@ fn fold_with(title: &str, out: &mut [u8], ranges: &mut impl Parts, runs: &impl R
     // everything else in `State::other`, which settles a dash before coming back here if it can (so
     // that the inline cases need not look for one).
     while let Some(&b) = bytes.get(i) {
-        // An `if` chain in order of frequency predicts better than a jump table.
+        // An `if` chain in order of frequency predicts better than a jump table; non-ASCII characters
+        // before the gaps, whose lanes would only send them on.
         let class = BYTE_CLASS[usize::from(b)];
         if class == WORD {
             s.space_if_pending(out)?;
@@ -378,6 +379,44 @@ fn fold_with(title: &str, out: &mut [u8], ranges: &mut impl Parts, runs: &impl R
                 i += 8;
             }
             s.attached = true;
+        } else if class == NON_ASCII && !s.pending_dash {
+            let (code_point, len) = decode(bytes, i)?;
+            let block = chars::block(code_point)?;
+            match chars::fold_in(block, code_point) {
+                Fold::One { utf8, len: n, class: Class::Keep } => {
+                    s.space_if_pending(out)?;
+                    s.write(utf8, n, out)?;
+                    s.attached = true;
+                    i += len;
+                    // The rest of the word, while its characters fold to one letter each.
+                    let (mut block, mut block_number) = (block, code_point >> chars::BLOCK_BITS);
+                    while bytes.get(i).is_some_and(|&b| b >= 0x80) {
+                        let (code_point, len) = decode(bytes, i)?;
+                        if code_point >> chars::BLOCK_BITS != block_number {
+                            block = chars::block(code_point)?;
+                            block_number = code_point >> chars::BLOCK_BITS;
+                        }
+                        let Fold::One { utf8, len: n, class: Class::Keep } =
+                            chars::fold_in(block, code_point)
+                        else {
+                            break;
+                        };
+                        s.write(utf8, n, out)?;
+                        i += len;
+                    }
+                    continue;
+                }
+                Fold::One { class: Class::Drop, .. } => s.attached = false,
+                Fold::One { class: Class::Space, .. } => {
+                    s.pending_space = s.len > s.part_start;
+                    s.attached = false;
+                }
+                fold => {
+                    (s, i) = s.other_fold(bytes, i + len, block, fold, out, ranges)?;
+                    continue;
+                }
+            }
+            i += len;
         } else if !s.pending_dash
             && let Some((gap, len)) = runs.gap(i)
         {
@@ -419,44 +458,6 @@ fn fold_with(title: &str, out: &mut [u8], ranges: &mut impl Parts, runs: &impl R
                 Some(AMPERSAND | TAG | NON_ASCII) => s.pending_dash = true,
                 _ => {}
             }
-        } else if class == NON_ASCII && !s.pending_dash {
-            let (code_point, len) = decode(bytes, i)?;
-            let block = chars::block(code_point)?;
-            match chars::fold_in(block, code_point) {
-                Fold::One { utf8, len: n, class: Class::Keep } => {
-                    s.space_if_pending(out)?;
-                    s.write(utf8, n, out)?;
-                    s.attached = true;
-                    i += len;
-                    // The rest of the word, while its characters fold to one letter each.
-                    let (mut block, mut block_number) = (block, code_point >> chars::BLOCK_BITS);
-                    while bytes.get(i).is_some_and(|&b| b >= 0x80) {
-                        let (code_point, len) = decode(bytes, i)?;
-                        if code_point >> chars::BLOCK_BITS != block_number {
-                            block = chars::block(code_point)?;
-                            block_number = code_point >> chars::BLOCK_BITS;
-                        }
-                        let Fold::One { utf8, len: n, class: Class::Keep } =
-                            chars::fold_in(block, code_point)
-                        else {
-                            break;
-                        };
-                        s.write(utf8, n, out)?;
-                        i += len;
-                    }
-                    continue;
-                }
-                Fold::One { class: Class::Drop, .. } => s.attached = false,
-                Fold::One { class: Class::Space, .. } => {
-                    s.pending_space = s.len > s.part_start;
-                    s.attached = false;
-                }
-                fold => {
-                    (s, i) = s.other_fold(bytes, i + len, block, fold, out, ranges)?;
-                    continue;
-                }
-            }
-            i += len;
         } else {
             (s, i) = s.other(title, i, class, out, ranges)?;
         }
