@@ -145,20 +145,21 @@
 //!
 //! `normalizer/benches/compare.sh` runs mcmetadata 2.1.0 and this crate on the same 2,869 URLs and
 //! 2,164 titles (`benches/data`, from WCXB), one core each. Measured on a shared two-core machine
-//! (four runs, interleaved with the Python side; both slow down together when the machine is busy):
-//! `lossy_url` 580,000 to 700,000 URLs/s against `normalize_url`'s 2,200 to 2,800 (about 230 to
-//! 260x); `normalized_title` 8.9 to 12.3 million titles/s against `normalize_title`'s 313,000 to
-//! 357,000 (about 28 to 35x, up from 21 to 23x before the lanes and the key's own buffer). The
-//! Python title function is a few C-level string operations with no separator rule and no Unicode
-//! folding; the target of 50x is not reached. `cargo run --release -p normalizer --example
-//! throughput -- --classes` shows why: at its best this crate takes about 75 ns a title (about 66
-//! for plain ASCII titles, 100 with references or non-ASCII Latin letters, 118 for other scripts),
-//! where merely copying each title into a new string and lower-casing its ASCII letters
-//! (`str::to_ascii_lowercase`) takes about 19 ns; Python's 2.8 to 3.2 µs a title here is only about
-//! 150x that floor, so 50x would leave 3 floors for the whole key. Of the 75 ns, about 27 are the
-//! key's string itself (allocating and zeroing its buffer, validating it as UTF-8, returning and
-//! freeing it), about 16 the lanes, and about 32 the scan: runs, gaps, non-ASCII characters through
-//! the table, references and tags (23 for an ASCII title, 60 or more with non-ASCII text).
+//! (eight runs; both sides slow down together when the machine is busy): `lossy_url` 520,000 to
+//! 700,000 URLs/s against `normalize_url`'s 2,000 to 2,800 (about 230 to 300x); `normalized_title`
+//! 8.9 to 12.3 million titles/s against `normalize_title`'s 313,000 to 416,000 (about 22 to 35x,
+//! most runs 28 to 31x; the version before the lanes and the key's own buffer, run alongside, made
+//! 16 to 23x). The Python title function is a few C-level string operations with no separator rule
+//! and no Unicode folding; the target of 50x is not reached. `cargo run --release -p
+//! normalizer --example throughput -- --classes` shows why: at its best this crate takes about 75
+//! ns a title (about 67 for plain ASCII titles, 100 with references, tags or non-ASCII Latin
+//! letters, 110 for other scripts), where merely copying each title into a new string and
+//! lower-casing its ASCII letters (`str::to_ascii_lowercase`) takes about 19 ns; Python's 2.4 to
+//! 3.2 µs a title here is only 120 to 170x that floor, so 50x would leave about 3 floors for the
+//! whole key. Of the 75 ns, about 27 are the key's string itself (allocating and zeroing its
+//! buffer, validating it as UTF-8, returning and freeing it), about 16 the lanes, and about 32 the
+//! scan: runs, gaps, non-ASCII characters through the table, references and tags (23 for an ASCII
+//! title, 60 or more with non-ASCII text).
 //!
 //! Titles are folded in one pass (`title/fast.rs`): for titles of 16 to 240 bytes, per-byte lanes
 //! first (sixteen bytes at a time, in loops the compiler vectorises) say where runs of letters,
