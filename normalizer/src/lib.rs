@@ -145,20 +145,26 @@
 //!
 //! `normalizer/benches/compare.sh` runs mcmetadata 2.1.0 and this crate on the same 2,869 URLs and
 //! 2,164 titles (`benches/data`, from WCXB), one core each. Measured on a shared two-core machine
-//! (three runs; both sides slow down together when it is busy): `lossy_url` 320,000 to 420,000 URLs/s
-//! against `normalize_url`'s 1,000 to 1,500 (about 280 to 320x); `normalized_title` 3.0 to 3.9 million
-//! titles/s against `normalize_title`'s 156,000 to 226,000 (about 14 to 19x). The Python title
-//! function is a few C-level string operations with no separator rule and no Unicode folding; the
-//! issue's target of 50x is not reached. `cargo run --release -p normalizer --example throughput --
-//! --classes` shows why: at its best this crate takes about 215 ns a title, where merely copying each
-//! title into a new string and lower-casing its ASCII letters (`str::to_ascii_lowercase`, which any
-//! key function returning a `String` pays about) takes about 37 ns; Python's 4 to 6 µs a title is
-//! only about 120x that floor, so 50x would leave 2.3 floors for the scan, the parts and the key.
-//! Of the 215 ns, about 50 are a fixed cost per call (a one-letter title takes 70 ns), the
-//! scan of ASCII text under a nanosecond a byte, the UTF-8 validation of the key 10 to 25 ns (50 to
-//! 75 for other scripts), and a table lookup per non-ASCII character a few nanoseconds.
+//! (eight runs; both sides slow down together when the machine is busy): `lossy_url` 520,000 to
+//! 700,000 URLs/s against `normalize_url`'s 2,000 to 2,800 (about 230 to 300x); `normalized_title`
+//! 8.9 to 12.3 million titles/s against `normalize_title`'s 313,000 to 416,000 (about 22 to 35x,
+//! most runs 28 to 31x; the version before the lanes and the key's own buffer, run alongside, made
+//! 16 to 23x). The Python title function is a few C-level string operations with no separator rule
+//! and no Unicode folding; the target of 50x is not reached. `cargo run --release -p
+//! normalizer --example throughput -- --classes` shows why: at its best this crate takes about 75
+//! ns a title (about 67 for plain ASCII titles, 100 with references, tags or non-ASCII Latin
+//! letters, 110 for other scripts), where merely copying each title into a new string and
+//! lower-casing its ASCII letters (`str::to_ascii_lowercase`) takes about 19 ns; Python's 2.4 to
+//! 3.2 µs a title here is only 120 to 170x that floor, so 50x would leave about 3 floors for the
+//! whole key. Of the 75 ns, about 27 are the key's string itself (allocating and zeroing its
+//! buffer, validating it as UTF-8, returning and freeing it), about 16 the lanes, and about 32 the
+//! scan: runs, gaps, non-ASCII characters through the table, references and tags (23 for an ASCII
+//! title, 60 or more with non-ASCII text).
 //!
-//! Titles are folded in one pass (`title/fast.rs`): ASCII words eight bytes at a time, references
+//! Titles are folded in one pass (`title/fast.rs`): for titles of 16 to 240 bytes, per-byte lanes
+//! first (sixteen bytes at a time, in loops the compiler vectorises) say where runs of letters,
+//! digits and single spaces end and what the short ASCII gaps between them hold; then runs are copied
+//! eight bytes at a time (other lengths find them with word arithmetic), references
 //! and tags in place, other characters through a table of what NFKC and case folding do to each one
 //! alone, built lazily per block of 128 code points (the first title in a new script pays for its
 //! blocks, up to a millisecond for Chinese). Characters that do not fold alone (combining marks,

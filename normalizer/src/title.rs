@@ -35,6 +35,11 @@ const HOME_WORDS: &[&str] =
 /// normalized_title("NYT: Trump Avoids Impeachment", None)  ->  "nyt | trump avoids impeachment"
 /// ```
 pub fn normalized_title(title: &str, source_name: Option<&str>) -> String {
+    if source_name.is_none()
+        && let Some(key) = fast::key(title)
+    {
+        return key;
+    }
     let source = source_name.map(source_key).filter(|s| !s.is_empty());
     key_text(title, source.as_deref())
 }

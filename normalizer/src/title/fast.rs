@@ -3,23 +3,29 @@
 //! title it accepts.
 //!
 //! Runs of ASCII letters, digits and single spaces between them are found, lower-cased and copied
-//! eight bytes at a time; other ASCII bytes go by a byte table, punctuation and separators taking the
-//! spaces after them along; runs of non-ASCII letters fold through the table of [`super::chars`] in
-//! an inner loop; tags are skipped and references decoded in place. The common cases are inline in
-//! [`fold`], the rest in [`State::other`]. The folder gives up (`None`, and the caller takes the
-//! general path) on a character that does not fold on its own, on a reference whose decoding twice
-//! could depend on the text after it (an `&` or `<` right after it), and when the key reaches its
-//! length limit. Output goes to a buffer on the stack for titles up to 160 bytes, else to a buffer
-//! kept per thread; the key is copied out into a string of its exact length.
+//! eight bytes at a time; for titles of 16 to 240 bytes the runs, and the short plain ASCII gaps
+//! between them, are read from per-byte lanes computed first, sixteen bytes at a time ([`Lanes`]),
+//! and other titles find runs with word arithmetic ([`word_prefix`]). Other ASCII bytes go by a byte
+//! table, punctuation and separators taking the spaces after them along; runs of non-ASCII letters
+//! fold through the table of [`super::chars`] in an inner loop; tags are skipped and references
+//! decoded in place. The common cases are inline in [`fold_with`], the rest in [`State::other`]. The
+//! folder gives up (`None`, and the caller takes the general path) on a character that does not fold
+//! on its own, on a reference whose decoding twice could depend on the text after it (an `&` or `<`
+//! right after it), and when the key reaches its length limit.
 //!
-//! Where the time goes is measured in the crate docs ("Speed"): a fixed cost per call, the scan
-//! (under a nanosecond a byte of ASCII), a table lookup per non-ASCII character, and the UTF-8
-//! validation of the key (the buffer is bytes, and safe code has no unchecked conversion).
+//! [`key`], the key without a source name, folds straight into the buffer of the string it returns
+//! and keeps only what the key needs of the parts (how many, the longest); [`with_folded`], for the
+//! other uses, folds into a buffer on the stack for titles up to 160 bytes, else into a buffer kept
+//! per thread, with every part's range.
+//!
+//! Where the time goes is measured in the crate docs ("Speed"): a fixed cost per call, the lanes and
+//! the scan, a table lookup per non-ASCII character, and the UTF-8 validation of the key (the buffer
+//! is bytes, and safe code has no unchecked conversion).
 
 use std::cell::Cell;
 
 use super::chars::{self, Class, Fold};
-use super::{MAX_KEY_CHARS, Ranges, SEPARATOR};
+use super::{KEY_PART_MIN_CHARS, MAX_KEY_CHARS, Ranges, SEPARATOR};
 use crate::html;
 
 /// Room for the longest text the folder writes before it gives up: under [`MAX_KEY_CHARS`] characters
@@ -93,6 +99,77 @@ pub(super) fn with_folded<R>(title: &str, f: impl FnOnce(&[u8], &Ranges) -> R) -
     result
 }
 
+/// Where the folder records the parts it finds.
+pub(super) trait Parts {
+    /// A part: its byte range in the folded text and its length in characters.
+    fn push(&mut self, start: usize, end: usize, chars: usize);
+}
+
+impl Parts for Ranges {
+    #[inline(always)]
+    fn push(&mut self, start: usize, end: usize, chars: usize) {
+        Ranges::push(self, start, end, chars);
+    }
+}
+
+/// The parts as the key without a source needs them: how many, where the text ends, and the longest
+/// (the first of the longest).
+#[derive(Debug, Default)]
+struct Longest {
+    count: usize,
+    end: usize,
+    start_of_longest: usize,
+    end_of_longest: usize,
+    chars_of_longest: usize,
+}
+
+impl Parts for Longest {
+    #[inline(always)]
+    fn push(&mut self, start: usize, end: usize, chars: usize) {
+        self.count += 1;
+        self.end = end;
+        if chars > self.chars_of_longest {
+            self.start_of_longest = start;
+            self.end_of_longest = end;
+            self.chars_of_longest = chars;
+        }
+    }
+}
+
+/// The key of `title` without a source name (what `choose_key` gives), or `None` when the title
+/// needs the general path.
+///
+/// The text is folded straight into the key's own buffer: a part that is the key is moved to its
+/// start. Titles that grow by more than [`KEY_ROOM`] bytes take the other path.
+// Inline: returned from a call, the string is written as words and read back as a pair, which the
+// processor cannot forward and waits for.
+#[inline(always)]
+pub(super) fn key(title: &str) -> Option<String> {
+    // Not `vec![0; n]`: glibc's zeroed allocation skips its per-thread cache, which costs about 5 ns a
+    // title here, more than the zeroing.
+    #[allow(clippy::slow_vector_initialization)]
+    let mut out = Vec::with_capacity(title.len() + KEY_ROOM);
+    out.resize(title.len() + KEY_ROOM, 0);
+    let mut parts = Longest::default();
+    fold(title, &mut out, &mut parts)?;
+    let (start, end) = if parts.count > 1 && parts.chars_of_longest >= KEY_PART_MIN_CHARS {
+        (parts.start_of_longest, parts.end_of_longest)
+    } else {
+        (0, parts.end)
+    };
+    if start > 0 {
+        out.copy_within(start..end, 0);
+    }
+    // Validation stops at the key's end: zeroing and checking whole 16-byte blocks past it, then
+    // truncating the string, measured slower (the processor waits for the length written last).
+    out.truncate(end - start);
+    String::from_utf8(out).ok()
+}
+
+/// How many bytes the text of a title may grow by in [`key`]'s buffer (separators written ` | `,
+/// characters that fold to several), and room for the eight-byte writes past its end.
+const KEY_ROOM: usize = 48;
+
 /// Titles up to this many bytes are first folded into a buffer on the stack, which is enough unless
 /// they expand (a title the stack buffer cannot hold is folded again into the thread's buffer).
 const SHORT_TITLE: usize = 160;
@@ -105,7 +182,178 @@ struct ShortBuffer([u8; SHORT_BUFFER]);
 ///
 /// Writes check only that they stay in `out`: the text is checked against the length limit at the
 /// end, which is enough since it only grows.
-fn fold(title: &str, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
+fn fold(title: &str, out: &mut [u8], ranges: &mut impl Parts) -> Option<()> {
+    let len = title.len();
+    // The arrays are filled where they stay: returned by value, they would be copied.
+    if (Lanes::<64>::MIN..=Lanes::<64>::MAX).contains(&len) {
+        let mut lanes = Lanes::<64>::EMPTY;
+        lanes.fill(title.as_bytes());
+        fold_with(title, out, ranges, &lanes)
+    } else if (Lanes::<128>::MIN..=Lanes::<128>::MAX).contains(&len) {
+        let mut lanes = Lanes::<128>::EMPTY;
+        lanes.fill(title.as_bytes());
+        fold_with(title, out, ranges, &lanes)
+    } else if (Lanes::<256>::MIN..=Lanes::<256>::MAX).contains(&len) {
+        let mut lanes = Lanes::<256>::EMPTY;
+        lanes.fill(title.as_bytes());
+        fold_with(title, out, ranges, &lanes)
+    } else {
+        fold_with(title, out, ranges, &Swar)
+    }
+}
+
+/// How the folder finds runs of ASCII letters, digits and single spaces between them.
+trait Runs {
+    /// The eight bytes from `i` with ASCII letters lowered, and how many of them are in the run (the
+    /// byte at `i` is a letter or a digit, and so is the one before it if `i` is not where the run
+    /// started).
+    fn run(&self, bytes: &[u8], i: usize) -> Option<(u64, usize)>;
+
+    /// When the bytes from `i` (not a letter or a digit) up to the next letter or digit are fewer
+    /// than eight and plain ASCII: their lanes' [`GAP_SPACE`] and [`GAP_SEPARATOR`] bits, and how many
+    /// they are. `None` sends the folder through them one by one.
+    fn gap(&self, i: usize) -> Option<(u64, usize)>;
+}
+
+/// Runs found eight bytes at a time with word arithmetic ([`word_prefix`]), for titles of any length.
+struct Swar;
+
+impl Runs for Swar {
+    #[inline(always)]
+    fn run(&self, bytes: &[u8], i: usize) -> Option<(u64, usize)> {
+        let word = load_word(bytes, i);
+        let then_word = bytes.get(i + 8).is_some_and(|&b| BYTE_CLASS[usize::from(b)] == WORD);
+        Some(word_prefix(word, then_word))
+    }
+
+    #[inline(always)]
+    fn gap(&self, _: usize) -> Option<(u64, usize)> {
+        None
+    }
+}
+
+/// Runs read from two arrays computed for the whole title first, sixteen bytes at a time in a way
+/// the compiler turns into vector instructions: each byte with bit 5 set (lowering ASCII letters,
+/// leaving digits and spaces), and whether it ends a run (`0x80`) or not (0). Past the title every
+/// byte ends a run. For titles of [`Lanes::MIN`] to [`Lanes::MAX`] bytes.
+struct Lanes<const N: usize> {
+    lowered: [u8; N],
+    stops: [u8; N],
+}
+
+impl<const N: usize> Lanes<N> {
+    /// Shorter titles have no sixteen bytes to read at once.
+    const MIN: usize = 16;
+    /// Eight-byte reads from the end of the title stay in the arrays.
+    const MAX: usize = N - 16;
+
+    /// Nothing read yet: every byte ends a run. (The lowered bytes past the title are never part of
+    /// a run; one value for both arrays lets them be filled rather than copied from a template, about
+    /// 4 ns a title quicker.)
+    const EMPTY: Self = Lanes { lowered: [0x80; N], stops: [0x80; N] };
+
+    #[inline(always)]
+    fn fill(&mut self, bytes: &[u8]) {
+        let len = bytes.len();
+        let mut start = 0;
+        while start < len {
+            // The last sixteen bytes again when the title is not a multiple of sixteen long: the
+            // lanes they overlap come out the same.
+            let at = start.min(len.saturating_sub(16));
+            self.chunk(bytes, at);
+            start += 16;
+        }
+    }
+
+    #[inline(always)]
+    fn chunk(&mut self, bytes: &[u8], at: usize) {
+        let Some(&chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<16>) else {
+            return;
+        };
+        // The bytes one before and one after, read again where the title has them (only the first
+        // and the last chunk need shifting, which goes through general registers).
+        let previous = match at.checked_sub(1).and_then(|j| bytes.get(j..)?.first_chunk::<16>()) {
+            Some(&previous) => previous,
+            None => (u128::from_le_bytes(chunk) << 8).to_le_bytes(),
+        };
+        let next = match bytes.get(at + 1..).and_then(<[u8]>::first_chunk::<16>) {
+            Some(&next) => next,
+            None => (u128::from_le_bytes(chunk) >> 8).to_le_bytes(),
+        };
+        let mut lowered = [0; 16];
+        let mut stops = [0; 16];
+        for j in 0..16 {
+            let b = chunk[j];
+            let copied = is_alnum(b) | ((b == b' ') & is_alnum(previous[j]) & is_alnum(next[j]));
+            let dash = b == b'-';
+            let separator = (b == b':') | (b == b'|') | (dash & is_space(next[j]));
+            let special = is_special(b) | (dash & is_special(next[j]));
+            stops[j] = if copied {
+                0
+            } else {
+                0x80 | u8::from(is_space(b)) | u8::from(separator) << 1 | u8::from(special) << 2
+            };
+            lowered[j] = b | 0x20;
+        }
+        if let Some(out) = self.lowered.get_mut(at..at + 16) {
+            out.copy_from_slice(&lowered);
+        }
+        if let Some(out) = self.stops.get_mut(at..at + 16) {
+            out.copy_from_slice(&stops);
+        }
+    }
+}
+
+/// The bits of a gap byte's lane besides `0x80`: whitespace, a separator (a dash followed by
+/// whitespace included), and a byte the lanes cannot settle (a non-ASCII byte, `&`, `<`, or a dash
+/// before one, which may separate or not).
+const GAP_SPACE: u64 = splat(0x01);
+const GAP_SEPARATOR: u64 = splat(0x02);
+const GAP_SPECIAL: u64 = splat(0x04);
+
+/// ASCII whitespace (what `char::is_whitespace` accepts in ASCII), without branches.
+#[inline(always)]
+fn is_space(b: u8) -> bool {
+    (b == b' ') | (b.wrapping_sub(b'\t') < 5)
+}
+
+/// A byte that starts a non-ASCII character, a reference or a tag, without branches.
+#[inline(always)]
+fn is_special(b: u8) -> bool {
+    (b >= 0x80) | (b == b'&') | (b == b'<')
+}
+
+/// An ASCII letter or digit, without branches (`|`, not `||`), so that it vectorises.
+#[inline(always)]
+fn is_alnum(b: u8) -> bool {
+    ((b | 0x20).wrapping_sub(b'a') < 26) | (b.wrapping_sub(b'0') < 10)
+}
+
+impl<const N: usize> Runs for Lanes<N> {
+    #[inline(always)]
+    fn gap(&self, i: usize) -> Option<(u64, usize)> {
+        let lanes = u64::from_le_bytes(*self.stops.get(i..)?.first_chunk::<8>()?);
+        // The lanes of copied bytes are 0; the first one after a gap is a letter or a digit.
+        let copied = !lanes & splat(0x80);
+        let len = (copied.trailing_zeros() / 8) as usize;
+        if len == 0 || len == 8 {
+            return None;
+        }
+        let gap = lanes & (u64::MAX >> (64 - 8 * len));
+        (gap & GAP_SPECIAL == 0).then_some((gap, len))
+    }
+
+    #[inline(always)]
+    fn run(&self, _: &[u8], i: usize) -> Option<(u64, usize)> {
+        let stops = u64::from_le_bytes(*self.stops.get(i..)?.first_chunk::<8>()?);
+        let lowered = u64::from_le_bytes(*self.lowered.get(i..)?.first_chunk::<8>()?);
+        Some((lowered, (stops.trailing_zeros() / 8) as usize))
+    }
+}
+
+/// [`fold`] with runs found by `runs`.
+#[inline(always)]
+fn fold_with(title: &str, out: &mut [u8], ranges: &mut impl Parts, runs: &impl Runs) -> Option<()> {
     let bytes = title.as_bytes();
     let mut s = State::default();
     let mut i = 0;
@@ -113,15 +361,13 @@ fn fold(title: &str, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
     // everything else in `State::other`, which settles a dash before coming back here if it can (so
     // that the inline cases need not look for one).
     while let Some(&b) = bytes.get(i) {
-        // An `if` chain in order of frequency predicts better than a jump table.
+        // An `if` chain in order of frequency predicts better than a jump table; non-ASCII characters
+        // before the gaps, whose lanes would only send them on.
         let class = BYTE_CLASS[usize::from(b)];
         if class == WORD {
             s.space_if_pending(out)?;
             loop {
-                let word = load_word(bytes, i);
-                let then_word =
-                    bytes.get(i + 8).is_some_and(|&b| BYTE_CLASS[usize::from(b)] == WORD);
-                let (lowered, run) = word_prefix(word, then_word);
+                let (lowered, run) = runs.run(bytes, i)?;
                 out.get_mut(s.len..s.len + 8)?.copy_from_slice(&lowered.to_le_bytes());
                 if run < 8 {
                     s.len += run;
@@ -133,35 +379,6 @@ fn fold(title: &str, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
                 i += 8;
             }
             s.attached = true;
-        } else if class == SPACE {
-            s.pending_space = s.len > s.part_start;
-            s.attached = false;
-            i = skip_spaces(bytes, i + 1);
-        } else if class == DROP {
-            s.attached = false;
-            i += 1;
-            // Punctuation is often followed by a space.
-            if bytes.get(i).is_some_and(|&b| BYTE_CLASS[usize::from(b)] == SPACE) {
-                s.pending_space = s.len > s.part_start;
-                i = skip_spaces(bytes, i + 1);
-            }
-        } else if class == SEPARATOR_BYTE {
-            s.separate(out, ranges)?;
-            s.attached = false;
-            // Whitespace right after a separator changes nothing.
-            i = skip_spaces(bytes, i + 1);
-        } else if class == DASH {
-            s.attached = false;
-            i += 1;
-            // Whitespace next makes a separator; a plain ASCII character or the end, nothing.
-            match bytes.get(i).map(|&b| BYTE_CLASS[usize::from(b)]) {
-                Some(SPACE) => {
-                    s.separate(out, ranges)?;
-                    i = skip_spaces(bytes, i + 1);
-                }
-                Some(AMPERSAND | TAG | NON_ASCII) => s.pending_dash = true,
-                _ => {}
-            }
         } else if class == NON_ASCII && !s.pending_dash {
             let (code_point, len) = decode(bytes, i)?;
             let block = chars::block(code_point)?;
@@ -200,6 +417,47 @@ fn fold(title: &str, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
                 }
             }
             i += len;
+        } else if !s.pending_dash
+            && let Some((gap, len)) = runs.gap(i)
+        {
+            // What the branches below do one byte at a time: a separator ends the part (and makes
+            // whitespace after it change nothing), whitespace alone makes a space pending.
+            if gap & GAP_SEPARATOR != 0 {
+                s.separate(out, ranges)?;
+            } else if gap & GAP_SPACE != 0 {
+                s.pending_space = s.len > s.part_start;
+            }
+            s.attached = false;
+            i += len;
+        } else if class == SPACE {
+            s.pending_space = s.len > s.part_start;
+            s.attached = false;
+            i = skip_spaces(bytes, i + 1);
+        } else if class == DROP {
+            s.attached = false;
+            i += 1;
+            // Punctuation is often followed by a space.
+            if bytes.get(i).is_some_and(|&b| BYTE_CLASS[usize::from(b)] == SPACE) {
+                s.pending_space = s.len > s.part_start;
+                i = skip_spaces(bytes, i + 1);
+            }
+        } else if class == SEPARATOR_BYTE {
+            s.separate(out, ranges)?;
+            s.attached = false;
+            // Whitespace right after a separator changes nothing.
+            i = skip_spaces(bytes, i + 1);
+        } else if class == DASH {
+            s.attached = false;
+            i += 1;
+            // Whitespace next makes a separator; a plain ASCII character or the end, nothing.
+            match bytes.get(i).map(|&b| BYTE_CLASS[usize::from(b)]) {
+                Some(SPACE) => {
+                    s.separate(out, ranges)?;
+                    i = skip_spaces(bytes, i + 1);
+                }
+                Some(AMPERSAND | TAG | NON_ASCII) => s.pending_dash = true,
+                _ => {}
+            }
         } else {
             (s, i) = s.other(title, i, class, out, ranges)?;
         }
@@ -258,7 +516,7 @@ impl State {
         i: usize,
         class: u8,
         out: &mut [u8],
-        ranges: &mut Ranges,
+        ranges: &mut impl Parts,
     ) -> Option<(State, usize)> {
         let bytes = title.as_bytes();
         let next = match class {
@@ -288,7 +546,7 @@ impl State {
         block: &chars::Block,
         fold: Fold,
         out: &mut [u8],
-        ranges: &mut Ranges,
+        ranges: &mut impl Parts,
     ) -> Option<(State, usize)> {
         self.push_folds(block, fold, out, ranges)?;
         self.settle_before(bytes, next, out, ranges)?;
@@ -301,7 +559,7 @@ impl State {
         bytes: &[u8],
         next: usize,
         out: &mut [u8],
-        ranges: &mut Ranges,
+        ranges: &mut impl Parts,
     ) -> Option<()> {
         if self.pending_dash
             && let Some(&b) = bytes.get(next)
@@ -322,7 +580,7 @@ impl State {
         Some(())
     }
 
-    fn settle_dash(&mut self, next: Class, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
+    fn settle_dash(&mut self, next: Class, out: &mut [u8], ranges: &mut impl Parts) -> Option<()> {
         self.pending_dash = false;
         if next == Class::Space {
             self.separate(out, ranges)?;
@@ -337,7 +595,7 @@ impl State {
         len: u8,
         class: Class,
         out: &mut [u8],
-        ranges: &mut Ranges,
+        ranges: &mut impl Parts,
     ) -> Option<()> {
         if self.pending_dash {
             self.settle_dash(class, out, ranges)?;
@@ -377,7 +635,7 @@ impl State {
     }
 
     /// A character of folded text, but for the case of ASCII letters.
-    fn push_char(&mut self, c: char, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
+    fn push_char(&mut self, c: char, out: &mut [u8], ranges: &mut impl Parts) -> Option<()> {
         if c.is_ascii() {
             let b = c as u8;
             return self.push([b.to_ascii_lowercase(), 0, 0, 0], 1, ascii_class(b), out, ranges);
@@ -391,7 +649,7 @@ impl State {
         block: &chars::Block,
         code_point: u32,
         out: &mut [u8],
-        ranges: &mut Ranges,
+        ranges: &mut impl Parts,
     ) -> Option<()> {
         self.push_folds(block, chars::fold_in(block, code_point), out, ranges)
     }
@@ -401,7 +659,7 @@ impl State {
         block: &chars::Block,
         fold: Fold,
         out: &mut [u8],
-        ranges: &mut Ranges,
+        ranges: &mut impl Parts,
     ) -> Option<()> {
         match fold {
             Fold::General => None,
@@ -419,7 +677,7 @@ impl State {
     }
 
     /// Ends a part at a separator.
-    fn separate(&mut self, out: &mut [u8], ranges: &mut Ranges) -> Option<()> {
+    fn separate(&mut self, out: &mut [u8], ranges: &mut impl Parts) -> Option<()> {
         if self.len > self.part_start {
             self.close_part(ranges);
             let end = self.len + SEPARATOR.len();
@@ -432,7 +690,7 @@ impl State {
         Some(())
     }
 
-    fn close_part(&self, ranges: &mut Ranges) {
+    fn close_part(&self, ranges: &mut impl Parts) {
         let chars = self.len - self.part_start - (self.extra - self.part_extra);
         ranges.push(self.part_start, self.len, chars);
     }
@@ -443,7 +701,7 @@ impl State {
         bytes: &[u8],
         i: usize,
         out: &mut [u8],
-        ranges: &mut Ranges,
+        ranges: &mut impl Parts,
     ) -> Option<usize> {
         let rest = bytes.get(i + 1..)?;
         match rest.iter().position(|&b| b == b'<' || b == b'>') {
@@ -461,7 +719,7 @@ impl State {
         title: &str,
         i: usize,
         out: &mut [u8],
-        ranges: &mut Ranges,
+        ranges: &mut impl Parts,
     ) -> Option<usize> {
         let after = title.get(i + 1..)?;
         let (first, end) = html::scan_reference(after);

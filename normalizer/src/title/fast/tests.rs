@@ -8,7 +8,7 @@ use proptest::test_runner::RngSeed;
 
 use super::super::TitleParts;
 use super::super::chars::{self, Fold, STARTER_SECONDS};
-use super::with_folded;
+use super::{key, with_folded};
 
 /// Folded text, and each part's start, end and length in characters.
 type Parts = (String, Vec<(usize, usize, usize)>);
@@ -29,6 +29,18 @@ fn check(title: &str) -> bool {
     let general = TitleParts::general(title);
     assert_eq!(text, general.text, "text of {title:?}");
     assert_eq!(ranges, general.ranges.to_vec(), "parts of {title:?}");
+    check_key(title);
+    true
+}
+
+/// Whether the key without a source, folded straight into its buffer, is the one `choose_key` picks
+/// from the folder's parts (trivially when it declines the title).
+#[track_caller]
+fn check_key(title: &str) -> bool {
+    let Some(fast) = key(title) else {
+        return false;
+    };
+    assert_eq!(fast, super::super::key_text(title, None), "key of {title:?}");
     true
 }
 
@@ -61,6 +73,30 @@ fn examples() {
 }
 
 #[test]
+fn lengths_around_the_lanes_limits() {
+    // The lanes take 16 to 48, 49 to 112 and 113 to 240 bytes, word arithmetic the rest.
+    let pieces = ["Ab ", "cd  ", "e: ", "f - ", "g-h ", "&amp; ", "i\u{e9} ", "|j ", "k,l ", "m\t"];
+    for len in (0..300).chain([1000, 1100]) {
+        for (n, first) in pieces.iter().enumerate() {
+            let mut title = String::new();
+            for piece in pieces.iter().cycle().skip(n) {
+                if title.len() >= len {
+                    break;
+                }
+                title.push_str(piece);
+            }
+            let mut end = len.min(title.len());
+            while !title.is_char_boundary(end) {
+                end -= 1;
+            }
+            title.truncate(end);
+            check(&title);
+            check(&format!("{first}{title}"));
+        }
+    }
+}
+
+#[test]
 fn the_benchmark_titles_take_the_folder() {
     let titles = include_str!("../../../benches/data/titles.txt");
     let mut declined = Vec::new();
@@ -68,6 +104,7 @@ fn the_benchmark_titles_take_the_folder() {
         if !check(title) {
             declined.push(title);
         }
+        assert_eq!(check_key(title), !declined.contains(&title), "{title:?}");
     }
     // Only `İ` (its lower case has a combining dot) needs the general path there.
     assert_eq!(declined, ["İstanbul'da deprem tatbikatı yapıldı - Son Dakika Haberleri"]);
@@ -102,6 +139,8 @@ fn every_character_alone_and_in_context() {
             format!("a -{c} b"),
             format!("{c}\u{308}"),
             format!("{c}{c}:{c} \u{301}"),
+            // Long enough for the lanes, with the character at a sixteen-byte boundary.
+            format!("Sixteen bytes, a{c} -{c} b{c}:"),
         ] {
             check(&title);
         }
