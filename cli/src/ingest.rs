@@ -92,11 +92,20 @@ pub(crate) async fn store_page(
     let sighting = sighting(source, page, extracted);
     Ok(match store::merge::merge(archive, &sighting).await? {
         Merged::New { story, title_duplicate_of } => {
-            remove_repeated_sentences(archive, source, &story, mode).await?;
+            remove_repeated_sentences(archive, source, &story, mode, Fresh::Yes).await?;
             Ingested::New { story_id: story.id, title_duplicate_of }
         }
         Merged::Known { story } => Ingested::Known { story_id: story.id },
     })
+}
+
+/// Whether a story was just created, with nothing recorded of its sentence removal yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fresh {
+    /// Just created: when nothing is removed there is nothing to write.
+    Yes,
+    /// It may hold an earlier decision, which must be overwritten.
+    No,
 }
 
 /// Records a story's sentences in its source-week and decides which stay searchable; then
@@ -106,6 +115,7 @@ pub(crate) async fn remove_repeated_sentences(
     source: &Source,
     story: &Story,
     mode: Mode,
+    fresh: Fresh,
 ) -> Result<()> {
     let Some(published_at) = story.story.published_at else {
         // Undated stories are never deduplicated, as in the reference.
@@ -123,7 +133,8 @@ pub(crate) async fn remove_repeated_sentences(
         hashes: &hashes,
     };
     let recorded = store::sentences::record_story(archive, &request).await?;
-    decide_and_store(archive, story.id, published_at, &list, &recorded.holders, mode).await?;
+    decide_and_store(archive, story.id, published_at, &list, &recorded.holders, mode, fresh)
+        .await?;
     let mut again = recorded.displaced;
     if mode == Mode::Strict {
         again.extend(recorded.now_shared);
@@ -138,7 +149,16 @@ pub(crate) async fn remove_repeated_sentences(
         let other_hashes: Vec<i64> = other_list.iter().map(|s| key(s)).collect();
         let holders =
             store::sentences::holders(archive, source.id, week_start, &other_hashes).await?;
-        decide_and_store(archive, other.id, other_published, &other_list, &holders, mode).await?;
+        decide_and_store(
+            archive,
+            other.id,
+            other_published,
+            &other_list,
+            &holders,
+            mode,
+            Fresh::No,
+        )
+        .await?;
     }
     Ok(())
 }
@@ -156,6 +176,7 @@ async fn decide_and_store(
     list: &[String],
     holders: &HashMap<i64, Holder>,
     mode: Mode,
+    fresh: Fresh,
 ) -> Result<()> {
     let rank = Rank { published: published_at, story_id: story_id as u64 };
     let verdicts = sentences::decide(
@@ -182,6 +203,10 @@ async fn decide_and_store(
             owner_story_id: dropped.owner.story_id as i64,
         })
         .collect();
+    if fresh == Fresh::Yes && removed.is_empty() {
+        // A new story starts with its whole text searchable and no removed sentences.
+        return Ok(());
+    }
     store::stories::set_sentence_removal(archive, story_id, searchable.as_deref(), &removed)
         .await?;
     Ok(())

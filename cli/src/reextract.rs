@@ -148,7 +148,7 @@ async fn rebuild_week(
     let stories: Vec<Story> =
         store::stories::published_between(archive, source.id, from, to).await?;
     for story in &stories {
-        ingest::remove_repeated_sentences(archive, source, story, mode).await?;
+        ingest::remove_repeated_sentences(archive, source, story, mode, ingest::Fresh::No).await?;
     }
     Ok(())
 }
