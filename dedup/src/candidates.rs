@@ -79,7 +79,8 @@ pub(crate) struct Index {
 }
 
 impl Index {
-    /// Indexes signatures given in rank order (dated ascending, then undated).
+    /// Indexes signatures given in rank order (dated ascending, then undated). Positions are kept
+    /// as `u32`: a batch plus its window may hold up to about 30 million documents (138 keys each).
     pub(crate) fn build(
         sigs: &[&Signature],
         polytopes: &Polytopes,
