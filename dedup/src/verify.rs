@@ -169,8 +169,8 @@ pub(crate) fn score(a: &Signature, b: &Signature, thresholds: &Thresholds) -> Op
 /// The signals that every candidate pair reads, packed row by row in rank order: each pair then
 /// costs one memory fetch per side instead of three pointer chases, and a document's own row stays
 /// in cache while its candidates stream past. Rows that do not have the usual shape (a MinHash of
-/// another length, an embedding of another dimension) fall back to the signatures themselves, so
-/// the scores are the same as [`score`]'s in every case.
+/// another length, an embedding of another dimension) fall back to the signatures themselves; the
+/// scores are [`score`]'s either way.
 pub(crate) struct Packed<'s> {
     sigs: &'s [&'s Signature],
     dim: usize,
@@ -217,8 +217,13 @@ impl<'s> Packed<'s> {
         by_minhash: bool,
         thresholds: &Thresholds,
     ) -> Option<Scores> {
+        let lowest_cosine = thresholds.similar_cosine.min(thresholds.duplicate_cosine);
         if !(self.regular[a] && self.regular[b]) {
-            return score(self.sigs[a], self.sigs[b], thresholds);
+            let (sa, sb) = (self.sigs[a], self.sigs[b]);
+            if !by_minhash && sa.cosine(sb) < lowest_cosine {
+                return None;
+            }
+            return score(sa, sb, thresholds);
         }
         let (ea, eb) = (
             &self.embedding[a * self.dim..][..self.dim],
@@ -226,7 +231,7 @@ impl<'s> Packed<'s> {
         );
         let (pa, pb) = (self.counts[a], self.counts[b]);
         let cosine = crate::signature::dot_i8(ea, eb) as f32 * pa.scale * pb.scale;
-        if !by_minhash && cosine < thresholds.similar_cosine.min(thresholds.duplicate_cosine) {
+        if !by_minhash && cosine < lowest_cosine {
             return None;
         }
         let row = |i: usize| &self.minhash[i * minhash::MINHASH_LEN..][..minhash::MINHASH_LEN];
@@ -321,6 +326,52 @@ mod tests {
         assert!(t.hopeless(0.1, 0.2, 1.0));
         assert!(!t.hopeless(0.9, 0.2, 1.0));
         assert!(!t.hopeless(0.1, 0.95, 1.0));
+    }
+
+    #[test]
+    fn packed_scores_are_the_signatures_scores() {
+        let sig = |id: &str, seed: u32, embedding: &[f32], words: u32| {
+            let (embedding, embedding_scale) = Signature::quantise(embedding);
+            Signature {
+                id: id.into(),
+                published: None,
+                language: None,
+                words,
+                shingles: words.saturating_sub(3),
+                minhash: (0..minhash::MINHASH_LEN as u32).map(|i| i * 7 + seed * (i % 3)).collect(),
+                content: vec![1, 2, 3, seed].into(),
+                embedding,
+                embedding_scale,
+                keys: Default::default(),
+            }
+        };
+        let sigs = [
+            sig("a", 0, &[0.6, 0.8, 0.0], 100),
+            sig("b", 1, &[0.6, 0.7, 0.387], 90),
+            sig("c", 5, &[0.0, 0.0, 1.0], 300),
+            // Another embedding dimension: the slow path.
+            sig("d", 0, &[0.6, 0.8], 100),
+        ];
+        let refs: Vec<&Signature> = sigs.iter().collect();
+        let packed = Packed::new(&refs);
+        let open = Thresholds {
+            duplicate_containment: 0.0,
+            duplicate_length_ratio: 0.0,
+            duplicate_cosine: -1.0,
+            duplicate_content: 0.0,
+            similar_cosine: -1.0,
+            similar_content: 0.0,
+        };
+        for a in 0..refs.len() {
+            for b in 0..refs.len() {
+                assert_eq!(packed.score(a, b, true, &open), score(refs[a], refs[b], &open));
+                assert_eq!(packed.score(a, b, false, &open), score(refs[a], refs[b], &open));
+            }
+        }
+        // With the shipped thresholds, an embedding-only pair far apart in meaning stops early.
+        let shipped = Thresholds::default();
+        assert_eq!(packed.score(0, 2, false, &shipped), None);
+        assert_eq!(packed.score(0, 2, true, &shipped), score(refs[0], refs[2], &shipped));
     }
 
     #[test]
