@@ -170,16 +170,7 @@ fn open_thresholds() -> Thresholds {
 fn describe(name: &str, docs: &[Doc]) {
     let count = |k: Kind| docs.iter().filter(|d| d.kind == k).count();
     let stories: HashSet<usize> = docs.iter().map(|d| d.story).collect();
-    let (mut dup, mut sim) = (0, 0);
-    for (i, a) in docs.iter().enumerate() {
-        for b in &docs[i + 1..] {
-            match evalset::truth(a, b) {
-                Some(Relation::Duplicate) => dup += 1,
-                Some(Relation::Similar) => sim += 1,
-                None => {}
-            }
-        }
-    }
+    let (dup, sim) = true_counts(docs);
     println!(
         "{name}: {} documents ({} originals, {} copies, {} rewrites, {} roundups), {} stories; true pairs: {dup} duplicate, {sim} similar",
         docs.len(),

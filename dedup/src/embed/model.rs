@@ -193,7 +193,7 @@ impl StaticEmbedder {
         let max_word = self.max_tokens.saturating_mul(self.longest_piece);
         self.cache.with(|cache| {
             for word in text.split(|c| self.is_break(c)).filter(|w| !w.is_empty()) {
-                let word = truncate(word, max_word);
+                let word = crate::text::truncate(word, max_word);
                 let mut take = |ids: &[u32]| {
                     for &id in ids.iter().take(left) {
                         f(id);
@@ -223,18 +223,6 @@ impl StaticEmbedder {
             *a += scale * f32::from(q);
         }
     }
-}
-
-/// The longest prefix of `s` of at most `max` bytes that ends at a character boundary.
-fn truncate(s: &str, max: usize) -> &str {
-    if s.len() <= max {
-        return s;
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
 }
 
 impl Embedder for StaticEmbedder {
