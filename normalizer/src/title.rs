@@ -36,7 +36,7 @@ const HOME_WORDS: &[&str] =
 /// ```
 pub fn normalized_title(title: &str, source_name: Option<&str>) -> String {
     if source_name.is_none()
-        && let Some(key) = fast::key(title)
+        && let Some(key) = plain::key(title).or_else(|| fast::key(title))
     {
         return key;
     }
@@ -434,6 +434,7 @@ fn is_home(part: &str) -> bool {
 
 mod chars;
 mod fast;
+mod plain;
 
 #[cfg(test)]
 mod tests;
