@@ -120,7 +120,8 @@ fn source_key(name: &str) -> String {
 /// The key of a title: [`choose_key`] on its parts, and again after dropping parts equal to the source.
 ///
 /// Most titles take the one-pass folder of [`fast`]; the others take [`TitleParts::general`], which
-/// spells the rules out step by step (and which tests compare the folder with).
+/// spells the rules out step by step (and which tests compare the folder with). Without a source,
+/// [`normalized_title`] first tries [`plain`], for plain ASCII titles.
 fn key_text(title: &str, source: Option<&str>) -> String {
     let rebuilt = match key_from(title, source, true) {
         Key::Text(key) => return key,

@@ -1,6 +1,6 @@
 //! The one-pass title folder: tag stripping, reference decoding, NFKC, case folding and part splitting
 //! in a single scan, with the exact results of the general path (`TitleParts::general`) for every
-//! title it accepts.
+//! title it accepts. (Plain ASCII titles without a source name take [`super::plain`] first.)
 //!
 //! Runs of ASCII letters, digits and single spaces between them are found, lower-cased and copied
 //! eight bytes at a time; for titles of 16 to 240 bytes the runs, and the short plain ASCII gaps
