@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use clap::{Parser, Subcommand, ValueEnum};
 
 /// morgue: a standing news archive.
@@ -90,6 +90,15 @@ pub(crate) enum Command {
     /// order: {"id", "cluster", "relation", "duplicate_of", "score", "method"}, relation null for
     /// a cluster's representative; an unusable line gives {"line": N, "error": "..."}.
     Dedup(DedupArgs),
+    /// List or export the archive's stories for research, one row per story with its cluster:
+    /// CSV with a header row (opens in a spreadsheet) or JSON lines.
+    ///
+    /// Columns: id, source, published_day, published_at, language, title, url, canonical_url,
+    /// authors (joined by "; "), cluster (its id), cluster_size, representative (the story that
+    /// stands for the cluster), relation (duplicate or similar; empty for the representative and
+    /// for stories in no cluster), and with --text the text without the sentences its source
+    /// repeats. Rows come in the order stories were stored.
+    Stories(StoriesArgs),
     /// Extract article text and metadata from raw pages, as JSON.
     ///
     /// With a FILE (or standard input): the raw bytes of one page give one JSON object: every
@@ -150,6 +159,54 @@ pub(crate) struct DedupArgs {
     /// Add every score, the thresholds in force and the candidate families to each match.
     #[arg(long)]
     pub(crate) explain: bool,
+}
+
+/// `morgue stories` flags.
+#[derive(Debug, Clone, PartialEq, clap::Args)]
+pub(crate) struct StoriesArgs {
+    /// Only stories of this source, by name; repeat for several.
+    #[arg(long = "source", value_name = "NAME")]
+    pub(crate) sources: Vec<String>,
+    /// Only stories published on this day or later (YYYY-MM-DD, the source's calendar day).
+    /// Stories without a publication date are left out when --since or --until is given.
+    #[arg(long, value_name = "DAY", value_parser = parse_day)]
+    pub(crate) since: Option<NaiveDate>,
+    /// Only stories published on this day or earlier (YYYY-MM-DD).
+    #[arg(long, value_name = "DAY", value_parser = parse_day)]
+    pub(crate) until: Option<NaiveDate>,
+    /// Only stories in this language (ISO 639-1, e.g. en).
+    #[arg(long, value_name = "CODE")]
+    pub(crate) language: Option<String>,
+    /// Only stories whose title or text has every one of these words, in any case and with or
+    /// without diacritics (`malmo` finds Malmö).
+    #[arg(long, value_name = "WORDS")]
+    pub(crate) search: Option<String>,
+    /// The deduplicated view: one row per story cluster (its representative) and the stories in
+    /// no cluster.
+    #[arg(long)]
+    pub(crate) one_per_cluster: bool,
+    /// Add each story's text.
+    #[arg(long)]
+    pub(crate) text: bool,
+    /// At most this many rows.
+    #[arg(long, value_name = "N")]
+    pub(crate) limit: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Csv)]
+    pub(crate) format: ExportFormat,
+    /// Write to FILE instead of standard output (`-` is standard output). The file appears
+    /// complete or not at all.
+    #[arg(short, long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+}
+
+/// How `morgue stories` writes rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ExportFormat {
+    /// CSV with a header row, for spreadsheets and scripts.
+    Csv,
+    /// One JSON object per line.
+    Jsonl,
 }
 
 /// `morgue bench` subcommands.
@@ -293,6 +350,12 @@ pub(crate) struct ExtractArgs {
     /// The page's raw bytes (default: standard input); at most 64 MiB are read.
     #[arg(value_name = "FILE", conflicts_with = "jsonl")]
     pub(crate) file: Option<PathBuf>,
+}
+
+/// A calendar day, such as `2025-06-01`.
+fn parse_day(text: &str) -> Result<NaiveDate, String> {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .map_err(|err| format!("not a day ({err}), e.g. 2025-06-01"))
 }
 
 /// An RFC 3339 time, such as `2025-06-01T12:00:00Z`.

@@ -143,7 +143,7 @@ pub(crate) fn run(options: &Options) -> Result<()> {
     Ok(())
 }
 
-fn is_dash(path: &Path) -> bool {
+pub(crate) fn is_dash(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 

@@ -65,7 +65,7 @@ pub(crate) async fn run(
     let clusters = store::clusters::count(&archive).await?;
     outln!();
     outln!(
-        "{stories} stories and {clusters} story clusters in {} (try `morgue --database-url {url} sources list`)",
+        "{stories} stories and {clusters} story clusters in {} (try `morgue --database-url {url} stories --one-per-cluster`)",
         archive.display_url()
     );
     archive.close().await?;

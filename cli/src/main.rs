@@ -24,6 +24,7 @@ mod normalize;
 mod progress;
 mod reextract;
 mod sources;
+mod stories;
 mod tag;
 
 use std::io::Write;
@@ -128,6 +129,15 @@ async fn run(args: Args) -> Result<()> {
         }
         Command::Tag { lang } => tag::run(&lang, std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Extract(command) => extract::run(&command),
+        Command::Stories(args) => {
+            let archive = open(&database_url).await?;
+            let result = stories::run(&archive, &args).await;
+            archive.close().await?;
+            if let Some(written) = result? {
+                tracing::info!(stories = written, "exported");
+            }
+            Ok(())
+        }
         Command::Dedup(args) => {
             let window = config::parse_std_duration(&args.window, "window")?;
             let threads = args.threads.unwrap_or_else(|| {

@@ -492,3 +492,84 @@ fn dedup_links_and_clusters_the_archives_syndicated_copies_once() {
     let again = morgue(setup.dir.path(), &["dedup"]);
     assert!(stdout(&again).contains("dedup: 0 stories compared"), "{}", stdout(&again));
 }
+
+#[test]
+fn stories_export_every_story_once_with_its_cluster_and_the_deduplicated_view() {
+    let setup = Setup::new(config(31, 5, 8));
+    setup.crawl(&["--host-interval", "0s"]);
+    let run = morgue(setup.dir.path(), &["dedup"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let export = |args: &[&str]| -> Vec<serde_json::Value> {
+        let mut all = vec!["stories", "--format", "jsonl"];
+        all.extend_from_slice(args);
+        let output = morgue(setup.dir.path(), &all);
+        assert!(output.status.success(), "{}", stderr(&output));
+        stdout(&output).lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+    };
+    let rows = export(&[]);
+    let (count, placements) = setup.archive(async |archive| {
+        let count = store::stories::count(archive).await.unwrap();
+        let ids: Vec<i64> = rows.iter().map(|row| row["id"].as_i64().unwrap()).collect();
+        (count, store::clusters::placements(archive, &ids).await.unwrap())
+    });
+    assert_eq!(rows.len() as u64, count, "one row per story");
+    let ids: Vec<i64> = rows.iter().map(|row| row["id"].as_i64().unwrap()).collect();
+    assert!(ids.windows(2).all(|pair| pair[0] < pair[1]), "in the order stored, once each");
+    assert!(!placements.is_empty(), "the test web syndicated nothing");
+    for row in &rows {
+        let id = row["id"].as_i64().unwrap();
+        let placement = placements.get(&id);
+        assert_eq!(row["cluster"].as_i64(), placement.map(|p| p.cluster_id), "{row}");
+        assert_eq!(row["representative"].as_i64(), placement.map(|p| p.representative_story_id));
+        assert!(row["source"].as_str().is_some_and(|s| !s.is_empty()));
+        assert!(row.get("text").is_none(), "no text unless asked for");
+    }
+
+    // The deduplicated view: representatives and stories in no cluster.
+    let deduplicated = export(&["--one-per-cluster"]);
+    let followers = placements.iter().filter(|(id, p)| p.representative_story_id != **id).count();
+    assert_eq!(deduplicated.len(), rows.len() - followers);
+    assert!(
+        deduplicated
+            .iter()
+            .all(|row| row["representative"].is_null() || row["representative"] == row["id"])
+    );
+
+    // Filters: a source, a word of a title (any case), a limit.
+    let source = rows[0]["source"].as_str().unwrap().to_owned();
+    let of_source = export(&["--source", &source]);
+    assert!(!of_source.is_empty() && of_source.iter().all(|row| row["source"] == *source.as_str()));
+    let title = rows[0]["title"].as_str().unwrap();
+    let word = title
+        .split_whitespace()
+        .max_by_key(|w| w.len())
+        .unwrap()
+        .trim_matches(|c: char| !c.is_alphanumeric());
+    let found = export(&["--search", &word.to_uppercase(), "--text"]);
+    assert!(found.iter().any(|row| row["id"] == rows[0]["id"]), "{word}");
+    for row in &found {
+        let haystack = format!("{} {}", row["title"], row["text"]).to_lowercase();
+        assert!(haystack.contains(&word.to_lowercase()), "{word} not in {haystack}");
+    }
+    assert_eq!(export(&["--limit", "2"]).len(), 2);
+
+    // CSV to a file: a header and one record per story; nothing left beside it.
+    let output = morgue(setup.dir.path(), &["stories", "-o", "stories.csv"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains(&format!("stories={count}")), "{}", stderr(&output));
+    let mut reader = csv::Reader::from_path(setup.dir.path().join("stories.csv")).unwrap();
+    assert_eq!(reader.headers().unwrap().get(0), Some("id"));
+    assert_eq!(reader.records().map(Result::unwrap).count() as u64, count);
+    let left: Vec<_> = std::fs::read_dir(setup.dir.path())
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".partial"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+
+    // A source that does not exist: one line, and a failure.
+    let output = morgue(setup.dir.path(), &["stories", "--source", "Nowhere Daily"]);
+    assert!(!output.status.success());
+    assert_eq!(stderr(&output).trim().lines().count(), 1, "{}", stderr(&output));
+    assert!(stderr(&output).starts_with("error: no source named"), "{}", stderr(&output));
+}

@@ -3,13 +3,13 @@
 //! A story belongs to at most one cluster. Putting it in another moves it; a cluster left without
 //! members is deleted.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
     ActiveValue::NotSet, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, Set, TransactionTrait,
+    QueryOrder, QuerySelect, Set, TransactionTrait,
 };
 
 use crate::Archive;
@@ -214,6 +214,70 @@ pub async fn remove_story(archive: &Archive, story_id: i64) -> Result<()> {
 /// How many clusters the archive holds.
 pub async fn count(archive: &Archive) -> Result<u64> {
     story_cluster::Entity::find().count(&archive.db).await.doing("counting clusters")
+}
+
+/// Where a story stands in its cluster, for listing many stories at once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Placement {
+    /// The cluster's id.
+    pub cluster_id: i64,
+    /// The story that stands for the cluster.
+    pub representative_story_id: i64,
+    /// How many stories the cluster holds, the representative included.
+    pub size: u64,
+    /// How the story relates to the representative (`duplicate`, `similar`); `None` for the
+    /// representative itself.
+    pub relation: Option<String>,
+}
+
+/// The placement of each of these stories that is in a cluster, by story id.
+pub async fn placements(archive: &Archive, story_ids: &[i64]) -> Result<BTreeMap<i64, Placement>> {
+    let mut placements = BTreeMap::new();
+    // Bounded lists, well within every backend's limit on bound parameters.
+    for ids in story_ids.chunks(500) {
+        let members = cluster_member::Entity::find()
+            .filter(cluster_member::Column::StoryId.is_in(ids.iter().copied()))
+            .all(&archive.db)
+            .await
+            .doing("reading cluster members")?;
+        let cluster_ids: BTreeSet<i64> = members.iter().map(|m| m.cluster_id).collect();
+        let representatives: BTreeMap<i64, i64> = story_cluster::Entity::find()
+            .filter(story_cluster::Column::Id.is_in(cluster_ids.iter().copied()))
+            .all(&archive.db)
+            .await
+            .doing("reading clusters")?
+            .into_iter()
+            .map(|cluster| (cluster.id, cluster.representative_story_id))
+            .collect();
+        let sizes: BTreeMap<i64, i64> = cluster_member::Entity::find()
+            .select_only()
+            .column(cluster_member::Column::ClusterId)
+            .column_as(cluster_member::Column::StoryId.count(), "size")
+            .filter(cluster_member::Column::ClusterId.is_in(cluster_ids.iter().copied()))
+            .group_by(cluster_member::Column::ClusterId)
+            .into_tuple::<(i64, i64)>()
+            .all(&archive.db)
+            .await
+            .doing("counting cluster members")?
+            .into_iter()
+            .collect();
+        for member in members {
+            let Some(&representative_story_id) = representatives.get(&member.cluster_id) else {
+                continue;
+            };
+            let size = sizes.get(&member.cluster_id).map_or(0, |&n| u64::try_from(n).unwrap_or(0));
+            placements.insert(
+                member.story_id,
+                Placement {
+                    cluster_id: member.cluster_id,
+                    representative_story_id,
+                    size,
+                    relation: member.relation,
+                },
+            );
+        }
+    }
+    Ok(placements)
 }
 
 /// The cluster a story belongs to, if any.

@@ -498,6 +498,52 @@ pub async fn title_match(
         .transpose()
 }
 
+/// Which stories [`page`] returns. Empty and `None` fields do not filter.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Filter {
+    /// Only stories of these sources.
+    pub source_ids: Vec<i64>,
+    /// Only stories published on this day or later (the day in the source's timezone); stories
+    /// without a publication date are left out when either day is set.
+    pub from_day: Option<NaiveDate>,
+    /// Only stories published on this day or earlier.
+    pub to_day: Option<NaiveDate>,
+    /// Only stories in this language (as the extractor names it: ISO 639-1, `en`).
+    pub language: Option<String>,
+}
+
+/// Up to `limit` stories that `filter` selects with ids above `after`, by id: an export reads the
+/// archive a page at a time, each page starting after the last id of the one before.
+pub async fn page(
+    archive: &Archive,
+    filter: &Filter,
+    after: i64,
+    limit: u64,
+) -> Result<Vec<Story>> {
+    let mut query = story::Entity::find().filter(story::Column::Id.gt(after));
+    if !filter.source_ids.is_empty() {
+        query = query.filter(story::Column::SourceId.is_in(filter.source_ids.iter().copied()));
+    }
+    if let Some(day) = filter.from_day {
+        query = query.filter(story::Column::PublishedDay.gte(day));
+    }
+    if let Some(day) = filter.to_day {
+        query = query.filter(story::Column::PublishedDay.lte(day));
+    }
+    if let Some(language) = &filter.language {
+        query = query.filter(story::Column::Language.eq(language.as_str()));
+    }
+    query
+        .order_by_asc(story::Column::Id)
+        .limit(limit)
+        .all(&archive.db)
+        .await
+        .doing("reading a page of stories")?
+        .into_iter()
+        .map(Story::try_from)
+        .collect()
+}
+
 /// How many stories the archive holds.
 pub async fn count(archive: &Archive) -> Result<u64> {
     story::Entity::find().count(&archive.db).await.doing("counting stories")

@@ -39,4 +39,22 @@ on_both_backends! {
         assert_eq!(clusters::of_story(archive, a).await.unwrap().map(|cluster| cluster.id), Some(second.id));
         assert!(clusters::replace(archive, 999, a, &[]).await.is_err());
     }
+
+    async fn placements_of_many_stories(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let mut ids = Vec::new();
+        for path in ["a", "b", "c", "d", "e"] {
+            ids.push(crate::story(archive, source.id, path).await);
+        }
+        let (a, b, c, d, e) = (ids[0], ids[1], ids[2], ids[3], ids[4]);
+        let first = clusters::create(archive, a, &[member(b, "duplicate", 0.95), member(c, "similar", 0.7)]).await.unwrap();
+        let second = clusters::create(archive, d, &[member(e, "similar", 0.6)]).await.unwrap();
+        let placements = clusters::placements(archive, &[a, c, e, 999]).await.unwrap();
+        assert_eq!(placements.len(), 3);
+        let placement = |story| placements.get(&story).cloned().unwrap();
+        assert_eq!(placement(a), clusters::Placement { cluster_id: first.id, representative_story_id: a, size: 3, relation: None });
+        assert_eq!(placement(c).relation.as_deref(), Some("similar"));
+        assert_eq!(placement(e), clusters::Placement { cluster_id: second.id, representative_story_id: d, size: 2, relation: Some("similar".to_owned()) });
+        assert!(clusters::placements(archive, &[]).await.unwrap().is_empty());
+    }
 }

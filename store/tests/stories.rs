@@ -112,4 +112,44 @@ on_both_backends! {
         assert!(matches!(stories::get(archive, 5).await, Err(Error::NotFound { .. })));
         assert_eq!(stories::by_url(archive, "http://nowhere.example/").await.unwrap(), None);
     }
+
+    async fn pages_filter_by_source_day_and_language(archive: &Archive) {
+        let daily = crate::source(archive, "daily").await;
+        let weekly = crate::source(archive, "weekly").await;
+        let day = |d| NaiveDate::from_ymd_opt(2026, 11, d);
+        let mut ids = Vec::new();
+        for (i, (source, published, language)) in [
+            (daily.id, day(1), "es"),
+            (daily.id, day(2), "en"),
+            (weekly.id, day(2), "es"),
+            (daily.id, None, "es"),
+            (weekly.id, day(3), "es"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut story = new(source, &format!("p{i}"), &format!("Story {i}"));
+            story.published_day = published;
+            story.language = Some(language.to_owned());
+            ids.push(stories::insert(archive, &story).await.unwrap().story().id);
+        }
+        let page = async |filter: &stories::Filter, after, limit| -> Vec<i64> {
+            stories::page(archive, filter, after, limit).await.unwrap().iter().map(|s| s.id).collect()
+        };
+        let all = stories::Filter::default();
+        assert_eq!(page(&all, 0, 100).await, ids);
+        // Pages follow on from the last id, and end empty.
+        assert_eq!(page(&all, 0, 2).await, ids[..2]);
+        assert_eq!(page(&all, ids[1], 2).await, ids[2..4]);
+        assert_eq!(page(&all, ids[4], 2).await, Vec::<i64>::new());
+        let daily_only = stories::Filter { source_ids: vec![daily.id], ..all.clone() };
+        assert_eq!(page(&daily_only, 0, 100).await, vec![ids[0], ids[1], ids[3]]);
+        // Days are inclusive; stories without a date are left out once a day is set.
+        let days = stories::Filter { from_day: day(2), to_day: day(2), ..all.clone() };
+        assert_eq!(page(&days, 0, 100).await, vec![ids[1], ids[2]]);
+        let from = stories::Filter { from_day: day(2), ..all.clone() };
+        assert_eq!(page(&from, 0, 100).await, vec![ids[1], ids[2], ids[4]]);
+        let spanish = stories::Filter { language: Some("es".to_owned()), ..daily_only };
+        assert_eq!(page(&spanish, 0, 100).await, vec![ids[0], ids[3]]);
+    }
 }

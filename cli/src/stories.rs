@@ -1,0 +1,311 @@
+//! `morgue stories`: the archive's stories for research, filtered, one row per story with its
+//! cluster, as CSV or JSON lines.
+//!
+//! The archive is read a page of stories at a time (by id, so memory stays flat on any archive),
+//! their clusters looked up per page, and rows written as they come. Word search folds case and
+//! diacritics with the normalizer on both sides, so it finds the same stories on SQLite and
+//! PostgreSQL. A file given with `--output` is written beside its final name and renamed into place
+//! at the end: an interrupted export leaves no half-written file behind.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::File;
+use std::io::{BufWriter, ErrorKind, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use normalizer::{FoldOptions, fold_text};
+use serde::Serialize;
+use store::Archive;
+use store::clusters::Placement;
+use store::stories::{Filter, Story};
+
+use crate::args::{ExportFormat, StoriesArgs};
+use crate::dedup::is_dash;
+
+/// Stories read from the archive at a time.
+const PAGE: u64 = 500;
+/// A progress line on standard error every this many rows.
+const PROGRESS_EVERY: u64 = 50_000;
+
+/// One exported story.
+#[derive(Debug, Serialize)]
+struct Row<'a> {
+    id: i64,
+    source: &'a str,
+    published_day: Option<String>,
+    published_at: Option<String>,
+    language: Option<&'a str>,
+    title: Option<&'a str>,
+    url: &'a str,
+    canonical_url: Option<&'a str>,
+    authors: &'a [String],
+    cluster: Option<i64>,
+    cluster_size: Option<u64>,
+    representative: Option<i64>,
+    relation: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<&'a str>,
+}
+
+const HEADER: [&str; 13] = [
+    "id",
+    "source",
+    "published_day",
+    "published_at",
+    "language",
+    "title",
+    "url",
+    "canonical_url",
+    "authors",
+    "cluster",
+    "cluster_size",
+    "representative",
+    "relation",
+];
+
+/// Writes the stories `args` selects; returns how many rows were written, `None` when the reader
+/// of standard output stopped reading (`| head`), which is not an error.
+pub(crate) async fn run(archive: &Archive, args: &StoriesArgs) -> Result<Option<u64>> {
+    let sources: BTreeMap<i64, String> = store::sources::list(archive)
+        .await?
+        .into_iter()
+        .map(|source| (source.id, source.name))
+        .collect();
+    let mut source_ids = Vec::new();
+    for name in &args.sources {
+        match sources.iter().find(|(_, known)| *known == name) {
+            Some((&id, _)) => source_ids.push(id),
+            None => bail!("no source named {name:?} (see `morgue sources list`)"),
+        }
+    }
+    let filter = Filter {
+        source_ids,
+        from_day: args.since,
+        to_day: args.until,
+        language: args.language.clone(),
+    };
+    let terms = args.search.as_deref().map(words).unwrap_or_default();
+    match args.output.as_deref().filter(|path| !is_dash(path)) {
+        None => {
+            let mut out = std::io::stdout().lock();
+            let result = export(archive, args, &filter, &terms, &sources, &mut out).await;
+            match result.and_then(|written| Ok(out.flush().map(|()| written)?)) {
+                Err(err) if is_broken_pipe(&err) => Ok(None),
+                result => result.map(Some).context("cannot write the output"),
+            }
+        }
+        Some(path) => {
+            let partial = partial_path(path);
+            let file = File::create(&partial)
+                .with_context(|| format!("cannot create {}", partial.display()))?;
+            let mut out = BufWriter::new(file);
+            let written = match export(archive, args, &filter, &terms, &sources, &mut out).await {
+                Ok(written) => written,
+                Err(err) => {
+                    drop(out);
+                    let _ = std::fs::remove_file(&partial);
+                    return Err(err);
+                }
+            };
+            let file = out.into_inner().context("cannot write the output")?;
+            file.sync_all().context("cannot write the output")?;
+            std::fs::rename(&partial, path)
+                .with_context(|| format!("cannot move the output to {}", path.display()))?;
+            Ok(Some(written))
+        }
+    }
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == ErrorKind::BrokenPipe)
+            || cause.downcast_ref::<csv::Error>().is_some_and(|csv| {
+                matches!(csv.kind(), csv::ErrorKind::Io(io) if io.kind() == ErrorKind::BrokenPipe)
+            })
+            || cause.downcast_ref::<serde_json::Error>().and_then(serde_json::Error::io_error_kind)
+                == Some(ErrorKind::BrokenPipe)
+    })
+}
+
+/// Where the output is written before it is complete: beside `path`, hidden.
+fn partial_path(path: &Path) -> PathBuf {
+    let name = path.file_name().map(|name| name.to_string_lossy()).unwrap_or_default();
+    path.with_file_name(format!(".{name}.partial"))
+}
+
+async fn export(
+    archive: &Archive,
+    args: &StoriesArgs,
+    filter: &Filter,
+    terms: &BTreeSet<String>,
+    sources: &BTreeMap<i64, String>,
+    out: &mut impl Write,
+) -> Result<u64> {
+    let limit = args.limit.unwrap_or(u64::MAX);
+    let mut sink = match args.format {
+        ExportFormat::Csv => {
+            let mut writer = csv::Writer::from_writer(out);
+            let mut header = HEADER.to_vec();
+            if args.text {
+                header.push("text");
+            }
+            writer.write_record(&header).context("cannot write the output")?;
+            Sink::Csv(Box::new(writer))
+        }
+        ExportFormat::Jsonl => Sink::Jsonl(out),
+    };
+    let mut written = 0;
+    let mut after = 0;
+    while written < limit {
+        let page = store::stories::page(archive, filter, after, PAGE).await?;
+        let Some(last) = page.last() else { break };
+        after = last.id;
+        let ids: Vec<i64> = page.iter().map(|story| story.id).collect();
+        let placements = store::clusters::placements(archive, &ids).await?;
+        for story in &page {
+            let placement = placements.get(&story.id);
+            if args.one_per_cluster
+                && placement.is_some_and(|p| p.representative_story_id != story.id)
+            {
+                continue;
+            }
+            if !terms.is_empty() && !has_words(story, terms) {
+                continue;
+            }
+            let source = sources.get(&story.story.source_id).map_or("", String::as_str);
+            sink.write(&row(story, source, placement, args.text))
+                .context("cannot write the output")?;
+            written += 1;
+            if written % PROGRESS_EVERY == 0 {
+                tracing::info!(stories = written, "exporting");
+            }
+            if written == limit {
+                break;
+            }
+        }
+    }
+    sink.finish().context("cannot write the output")?;
+    Ok(written)
+}
+
+/// Where rows go.
+enum Sink<'w, W: Write> {
+    Csv(Box<csv::Writer<&'w mut W>>),
+    Jsonl(&'w mut W),
+}
+
+impl<W: Write> Sink<'_, W> {
+    fn write(&mut self, row: &Row<'_>) -> Result<()> {
+        match self {
+            Sink::Csv(writer) => writer.write_record(csv_record(row))?,
+            Sink::Jsonl(out) => {
+                serde_json::to_writer(&mut **out, row)?;
+                out.write_all(b"\n")?;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<()> {
+        match self {
+            Sink::Csv(mut writer) => writer.flush()?,
+            Sink::Jsonl(out) => out.flush()?,
+        }
+        Ok(())
+    }
+}
+
+fn row<'a>(
+    story: &'a Story,
+    source: &'a str,
+    placement: Option<&'a Placement>,
+    with_text: bool,
+) -> Row<'a> {
+    let fields = &story.story;
+    Row {
+        id: story.id,
+        source,
+        published_day: fields.published_day.map(|day| day.to_string()),
+        published_at: fields.published_at.map(|at| at.to_rfc3339()),
+        language: fields.language.as_deref(),
+        title: fields.title.as_deref(),
+        url: &fields.url,
+        canonical_url: fields.canonical_url.as_deref(),
+        authors: &fields.authors,
+        cluster: placement.map(|p| p.cluster_id),
+        cluster_size: placement.map(|p| p.size),
+        representative: placement.map(|p| p.representative_story_id),
+        relation: placement.and_then(|p| p.relation.as_deref()),
+        text: with_text.then(|| story.searchable_text.as_deref().unwrap_or(&fields.text)),
+    }
+}
+
+/// A row's CSV cells, in the order of [`HEADER`] (then the text, if asked for).
+fn csv_record(row: &Row<'_>) -> Vec<String> {
+    let number = |n: Option<i64>| n.map(|n| n.to_string()).unwrap_or_default();
+    let mut cells = vec![
+        row.id.to_string(),
+        row.source.to_owned(),
+        row.published_day.clone().unwrap_or_default(),
+        row.published_at.clone().unwrap_or_default(),
+        row.language.unwrap_or_default().to_owned(),
+        row.title.unwrap_or_default().to_owned(),
+        row.url.to_owned(),
+        row.canonical_url.unwrap_or_default().to_owned(),
+        row.authors.join("; "),
+        number(row.cluster),
+        row.cluster_size.map(|n| n.to_string()).unwrap_or_default(),
+        number(row.representative),
+        row.relation.unwrap_or_default().to_owned(),
+    ];
+    if let Some(text) = row.text {
+        cells.push(text.to_owned());
+    }
+    cells
+}
+
+/// The words of a text, folded (case, compatibility forms, diacritics).
+fn words(text: &str) -> BTreeSet<String> {
+    fold_text(text, FoldOptions { diacritics: true })
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether the story's title or searchable text has every one of `terms` as a word.
+fn has_words(story: &Story, terms: &BTreeSet<String>) -> bool {
+    let text = story.searchable_text.as_deref().unwrap_or(&story.story.text);
+    let mut found = BTreeSet::new();
+    for part in [story.story.title.as_deref().unwrap_or_default(), text] {
+        let folded = fold_text(part, FoldOptions { diacritics: true });
+        for word in folded.split(|c: char| !c.is_alphanumeric()) {
+            if let Some(term) = terms.get(word) {
+                found.insert(term.as_str());
+                if found.len() == terms.len() {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_words_fold_case_and_diacritics() {
+        assert_eq!(
+            words("Malmö, MALMØ and malmo!"),
+            BTreeSet::from(["and".to_owned(), "malmo".to_owned()])
+        );
+        assert!(words(" ,;").is_empty());
+    }
+
+    #[test]
+    fn the_partial_file_sits_beside_the_output() {
+        assert_eq!(partial_path(Path::new("out/x.csv")), PathBuf::from("out/.x.csv.partial"));
+    }
+}
