@@ -99,6 +99,15 @@ pub(crate) enum Command {
     /// for stories in no cluster), and with --text the text without the sentences its source
     /// repeats. Rows come in the order stories were stored.
     Stories(StoriesArgs),
+    /// Serve the archive read-only on the web: a search page at `/` and a JSON API
+    /// (`/api/stories` with the filters of `morgue stories` as query parameters, a page at a time;
+    /// `/api/stories/ID` with its text, URLs, duplicate links and cluster; `/api/sources`).
+    /// SIGINT or SIGTERM stop it after the requests in flight.
+    Serve {
+        /// The address to listen on; port 0 picks a free port.
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+        listen: std::net::SocketAddr,
+    },
     /// Extract article text and metadata from raw pages, as JSON.
     ///
     /// With a FILE (or standard input): the raw bytes of one page give one JSON object: every

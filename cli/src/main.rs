@@ -23,6 +23,7 @@ mod ingest;
 mod normalize;
 mod progress;
 mod reextract;
+mod serve;
 mod sources;
 mod stories;
 mod tag;
@@ -129,6 +130,10 @@ async fn run(args: Args) -> Result<()> {
         }
         Command::Tag { lang } => tag::run(&lang, std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Extract(command) => extract::run(&command),
+        Command::Serve { listen } => {
+            let archive = open(&database_url).await?;
+            serve::run(archive, listen, &mut std::io::stdout()).await
+        }
         Command::Stories(args) => {
             let archive = open(&database_url).await?;
             let result = stories::run(&archive, &args).await;

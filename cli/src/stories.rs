@@ -66,29 +66,23 @@ const HEADER: [&str; 13] = [
 /// Writes the stories `args` selects; returns how many rows were written, `None` when the reader
 /// of standard output stopped reading (`| head`), which is not an error.
 pub(crate) async fn run(archive: &Archive, args: &StoriesArgs) -> Result<Option<u64>> {
-    let sources: BTreeMap<i64, String> = store::sources::list(archive)
-        .await?
-        .into_iter()
-        .map(|source| (source.id, source.name))
-        .collect();
-    let mut source_ids = Vec::new();
-    for name in &args.sources {
-        match sources.iter().find(|(_, known)| *known == name) {
-            Some((&id, _)) => source_ids.push(id),
-            None => bail!("no source named {name:?} (see `morgue sources list`)"),
-        }
-    }
-    let filter = Filter {
-        source_ids,
-        from_day: args.since,
-        to_day: args.until,
-        language: args.language.clone(),
-    };
-    let terms = args.search.as_deref().map(words).unwrap_or_default();
+    let selection = Selection::new(
+        archive,
+        &args.sources,
+        Filter {
+            source_ids: Vec::new(),
+            from_day: args.since,
+            to_day: args.until,
+            language: args.language.clone(),
+        },
+        args.search.as_deref(),
+        args.one_per_cluster,
+    )
+    .await?;
     match args.output.as_deref().filter(|path| !is_dash(path)) {
         None => {
             let mut out = std::io::stdout().lock();
-            let result = export(archive, args, &filter, &terms, &sources, &mut out).await;
+            let result = export(archive, args, &selection, &mut out).await;
             match result.and_then(|written| Ok(out.flush().map(|()| written)?)) {
                 Err(err) if is_broken_pipe(&err) => Ok(None),
                 result => result.map(Some).context("cannot write the output"),
@@ -99,7 +93,7 @@ pub(crate) async fn run(archive: &Archive, args: &StoriesArgs) -> Result<Option<
             let file = File::create(&partial)
                 .with_context(|| format!("cannot create {}", partial.display()))?;
             let mut out = BufWriter::new(file);
-            let written = match export(archive, args, &filter, &terms, &sources, &mut out).await {
+            let written = match export(archive, args, &selection, &mut out).await {
                 Ok(written) => written,
                 Err(err) => {
                     drop(out);
@@ -136,9 +130,7 @@ fn partial_path(path: &Path) -> PathBuf {
 async fn export(
     archive: &Archive,
     args: &StoriesArgs,
-    filter: &Filter,
-    terms: &BTreeSet<String>,
-    sources: &BTreeMap<i64, String>,
+    selection: &Selection,
     out: &mut impl Write,
 ) -> Result<u64> {
     let limit = args.limit.unwrap_or(u64::MAX);
@@ -155,32 +147,18 @@ async fn export(
         ExportFormat::Jsonl => Sink::Jsonl(out),
     };
     let mut written = 0;
-    let mut after = 0;
-    while written < limit {
-        let page = store::stories::page(archive, filter, after, PAGE).await?;
-        let Some(last) = page.last() else { break };
-        after = last.id;
-        let ids: Vec<i64> = page.iter().map(|story| story.id).collect();
-        let placements = store::clusters::placements(archive, &ids).await?;
-        for story in &page {
-            let placement = placements.get(&story.id);
-            if args.one_per_cluster
-                && placement.is_some_and(|p| p.representative_story_id != story.id)
-            {
-                continue;
-            }
-            if !terms.is_empty() && !has_words(story, terms) {
-                continue;
-            }
-            let source = sources.get(&story.story.source_id).map_or("", String::as_str);
-            sink.write(&row(story, source, placement, args.text))
-                .context("cannot write the output")?;
+    let mut after = Some(0);
+    while let Some(from) = after
+        && written < limit
+    {
+        let page;
+        (page, after) =
+            selection.page(archive, from, (limit - written).min(PAGE), u64::MAX).await?;
+        for selected in &page {
+            sink.write(&selection.row(selected, args.text)).context("cannot write the output")?;
             written += 1;
             if written % PROGRESS_EVERY == 0 {
                 tracing::info!(stories = written, "exporting");
-            }
-            if written == limit {
-                break;
             }
         }
     }
@@ -215,28 +193,117 @@ impl<W: Write> Sink<'_, W> {
     }
 }
 
-fn row<'a>(
-    story: &'a Story,
-    source: &'a str,
-    placement: Option<&'a Placement>,
-    with_text: bool,
-) -> Row<'a> {
-    let fields = &story.story;
-    Row {
-        id: story.id,
-        source,
-        published_day: fields.published_day.map(|day| day.to_string()),
-        published_at: fields.published_at.map(|at| at.to_rfc3339()),
-        language: fields.language.as_deref(),
-        title: fields.title.as_deref(),
-        url: &fields.url,
-        canonical_url: fields.canonical_url.as_deref(),
-        authors: &fields.authors,
-        cluster: placement.map(|p| p.cluster_id),
-        cluster_size: placement.map(|p| p.size),
-        representative: placement.map(|p| p.representative_story_id),
-        relation: placement.and_then(|p| p.relation.as_deref()),
-        text: with_text.then(|| story.searchable_text.as_deref().unwrap_or(&fields.text)),
+/// What a researcher asks for: the archive's filters, words to find, and whether to keep only
+/// each cluster's representative. Shared by the export and the web API.
+#[derive(Debug)]
+pub(crate) struct Selection {
+    filter: Filter,
+    terms: BTreeSet<String>,
+    one_per_cluster: bool,
+    /// Source names by id.
+    sources: BTreeMap<i64, String>,
+}
+
+/// A story a [`Selection`] keeps, with its cluster.
+#[derive(Debug)]
+pub(crate) struct Selected {
+    pub(crate) story: Story,
+    pub(crate) placement: Option<Placement>,
+}
+
+impl Selection {
+    /// `filter` (its sources given by name in `sources`), the words of `search`, and the
+    /// deduplicated view. An unknown source name is an error.
+    pub(crate) async fn new(
+        archive: &Archive,
+        sources: &[String],
+        mut filter: Filter,
+        search: Option<&str>,
+        one_per_cluster: bool,
+    ) -> Result<Selection> {
+        let names: BTreeMap<i64, String> = store::sources::list(archive)
+            .await?
+            .into_iter()
+            .map(|source| (source.id, source.name))
+            .collect();
+        for name in sources {
+            match names.iter().find(|(_, known)| *known == name) {
+                Some((&id, _)) => filter.source_ids.push(id),
+                None => bail!("no source named {name:?} (see `morgue sources list`)"),
+            }
+        }
+        let terms = search.map(words).unwrap_or_default();
+        Ok(Selection { filter, terms, one_per_cluster, sources: names })
+    }
+
+    /// Up to `limit` selected stories with ids above `after`, by id, reading at most about
+    /// `budget` stories of the archive; and the id to go on after, `None` when the archive has
+    /// no more.
+    pub(crate) async fn page(
+        &self,
+        archive: &Archive,
+        mut after: i64,
+        limit: u64,
+        budget: u64,
+    ) -> Result<(Vec<Selected>, Option<i64>)> {
+        let mut selected = Vec::new();
+        let mut read = 0;
+        while (selected.len() as u64) < limit {
+            if read >= budget {
+                return Ok((selected, Some(after)));
+            }
+            let page = store::stories::page(archive, &self.filter, after, PAGE).await?;
+            if page.is_empty() {
+                return Ok((selected, None));
+            }
+            read += page.len() as u64;
+            let ids: Vec<i64> = page.iter().map(|story| story.id).collect();
+            let mut placements = store::clusters::placements(archive, &ids).await?;
+            for story in page {
+                if selected.len() as u64 == limit {
+                    break;
+                }
+                after = story.id;
+                let placement = placements.remove(&story.id);
+                if self.one_per_cluster
+                    && placement.as_ref().is_some_and(|p| p.representative_story_id != story.id)
+                {
+                    continue;
+                }
+                if !self.terms.is_empty() && !has_words(&story, &self.terms) {
+                    continue;
+                }
+                selected.push(Selected { story, placement });
+            }
+        }
+        Ok((selected, Some(after)))
+    }
+
+    /// The name of a source.
+    pub(crate) fn source_name(&self, source_id: i64) -> &str {
+        self.sources.get(&source_id).map_or("", String::as_str)
+    }
+
+    fn row<'a>(&'a self, selected: &'a Selected, with_text: bool) -> Row<'a> {
+        let story = &selected.story;
+        let fields = &story.story;
+        let placement = selected.placement.as_ref();
+        Row {
+            id: story.id,
+            source: self.source_name(fields.source_id),
+            published_day: fields.published_day.map(|day| day.to_string()),
+            published_at: fields.published_at.map(|at| at.to_rfc3339()),
+            language: fields.language.as_deref(),
+            title: fields.title.as_deref(),
+            url: &fields.url,
+            canonical_url: fields.canonical_url.as_deref(),
+            authors: &fields.authors,
+            cluster: placement.map(|p| p.cluster_id),
+            cluster_size: placement.map(|p| p.size),
+            representative: placement.map(|p| p.representative_story_id),
+            relation: placement.and_then(|p| p.relation.as_deref()),
+            text: with_text.then(|| story.searchable_text.as_deref().unwrap_or(&fields.text)),
+        }
     }
 }
 

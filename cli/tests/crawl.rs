@@ -573,3 +573,100 @@ fn stories_export_every_story_once_with_its_cluster_and_the_deduplicated_view() 
     assert_eq!(stderr(&output).trim().lines().count(), 1, "{}", stderr(&output));
     assert!(stderr(&output).starts_with("error: no source named"), "{}", stderr(&output));
 }
+
+/// `GET path` on `port`, one request per connection: the status code and the body.
+fn get(port: u16, path: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, body.to_owned())
+}
+
+#[test]
+fn serve_answers_the_api_and_the_search_page_read_only_and_stops_on_sigterm() {
+    use std::io::{BufRead, BufReader};
+    let setup = Setup::new(config(32, 4, 8));
+    setup.crawl(&["--host-interval", "0s"]);
+    let run = morgue(setup.dir.path(), &["dedup"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morgue"))
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .current_dir(setup.dir.path())
+        .env_remove("MORGUE_DATABASE_URL")
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    let port: u16 = first
+        .trim()
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .and_then(|port| port.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {first:?}"));
+    let json = |path: &str| -> (u16, serde_json::Value) {
+        let (status, body) = get(port, path);
+        (status, serde_json::from_str(&body).unwrap_or_else(|_| panic!("{path}: {body}")))
+    };
+
+    // Pages follow on from `next` and together hold every story once.
+    let count = setup.archive(async |archive| store::stories::count(archive).await.unwrap());
+    let mut ids = Vec::new();
+    let mut after = 0;
+    loop {
+        let (status, page) = json(&format!("/api/stories?limit=7&after={after}"));
+        assert_eq!(status, 200);
+        ids.extend(page["stories"].as_array().unwrap().iter().map(|s| s["id"].as_i64().unwrap()));
+        match page["next"].as_i64() {
+            Some(next) => after = next,
+            None => break,
+        }
+    }
+    assert_eq!(ids.len() as u64, count);
+    assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+
+    // The deduplicated view leaves out every story whose cluster another story stands for.
+    let (_, deduplicated) = json("/api/stories?one_per_cluster=1&limit=500");
+    let rows = deduplicated["stories"].as_array().unwrap();
+    assert!(rows.len() < ids.len(), "nothing clustered");
+    assert!(rows.iter().all(|r| r["representative"].is_null() || r["representative"] == r["id"]));
+
+    // One story: its text, URLs and cluster.
+    let clustered = rows.iter().find(|r| r["cluster"].is_i64()).expect("a clustered story");
+    let (status, story) = json(&format!("/api/stories/{}", clustered["id"]));
+    assert_eq!(status, 200);
+    assert!(story["text"].as_str().is_some_and(|t| !t.is_empty()));
+    assert!(!story["urls"].as_array().unwrap().is_empty());
+    assert_eq!(story["cluster"]["id"], clustered["cluster"]);
+
+    // Errors: JSON with a status, never a crash.
+    assert_eq!(json("/api/stories/999999").0, 404);
+    assert_eq!(json("/api/stories?since=yesterday").0, 400);
+    assert_eq!(json("/api/stories?source=Nowhere").0, 400);
+    assert_eq!(json("/api/stories?limit=0").0, 400);
+    assert_eq!(json("/api/nothing").0, 404);
+
+    // The page: a form and the titles, escaped.
+    let (status, html) = get(port, "/?q=%3Cscript%3E");
+    assert_eq!(status, 200);
+    assert!(
+        html.contains("<form") && html.contains("&lt;script&gt;") && !html.contains("<script>")
+    );
+    let title = story["title"].as_str().unwrap();
+    let word = title.split_whitespace().max_by_key(|w| w.len()).unwrap();
+    let (_, html) =
+        get(port, &format!("/?q={}", word.trim_matches(|c: char| !c.is_alphanumeric())));
+    assert!(html.contains("<table>"), "{html}");
+
+    let term = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(term.success());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+}

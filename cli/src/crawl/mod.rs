@@ -370,7 +370,8 @@ pub(crate) fn stop_on_signals() -> watch::Receiver<bool> {
     stopped
 }
 
-async fn wait_for_signal() {
+/// Returns at the first SIGINT or SIGTERM.
+pub(crate) async fn wait_for_signal() {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};

@@ -1,0 +1,524 @@
+//! `morgue serve`: a read-only JSON API and a search page over the archive.
+//!
+//! Routes (GET or HEAD; anything else is 405):
+//!
+//! - `/api/stories`: the selection of `morgue stories` as query parameters (`source`, repeatable,
+//!   by name; `since` and `until`, days; `language`; `q`, words; `one_per_cluster`; `text`), a
+//!   page at a time: `limit` (1 to 500, default 50) rows after the story `after` (default 0).
+//!   Answers `{"stories": [...], "next": ID}`: ask again with `after=ID` for more; `next` is null
+//!   at the end. A page reads at most [`SCAN_BUDGET`] stories, so a rare word answers quickly
+//!   with fewer rows and a `next` to go on from.
+//! - `/api/stories/{id}`: one story with its text, every URL it was seen at, its duplicate links
+//!   (method, scores, thresholds) and its cluster.
+//! - `/api/sources`: the sources.
+//! - `/`: the search page (the same parameters), rows linked to the articles.
+//!
+//! Errors are JSON under `/api/` (`{"error": "..."}`) and a short page elsewhere: 400 for a bad
+//! parameter, 404 for an unknown path or story. The server binds loopback unless told otherwise;
+//! it never writes to the archive. SIGINT or SIGTERM stop it after the requests in flight.
+
+use std::convert::Infallible;
+use std::fmt::Write as _;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use bytes::Bytes;
+use chrono::NaiveDate;
+use http_body_util::Full;
+use hyper::body::Incoming;
+use hyper::header::{CONTENT_TYPE, HeaderValue};
+use hyper::service::service_fn;
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use serde_json::{Value, json};
+use store::Archive;
+use store::stories::Filter;
+use tokio::net::TcpListener;
+
+use crate::stories::{Selected, Selection};
+
+/// Rows a page of `/api/stories` has unless `limit` says otherwise.
+const DEFAULT_LIMIT: u64 = 50;
+/// The most rows a page may ask for.
+const MAX_LIMIT: u64 = 500;
+/// The most stories one page reads from the archive while looking for matches.
+const SCAN_BUDGET: u64 = 20_000;
+
+/// Serves the archive on `listen` until SIGINT or SIGTERM; prints the address it listens on.
+pub(crate) async fn run(
+    archive: Archive,
+    listen: SocketAddr,
+    out: &mut impl std::io::Write,
+) -> Result<()> {
+    let listener =
+        TcpListener::bind(listen).await.with_context(|| format!("cannot listen on {listen}"))?;
+    let addr = listener.local_addr().context("cannot read the listening address")?;
+    writeln!(out, "serving {} on http://{addr}/", archive.display_url())?;
+    out.flush()?;
+    let archive = Arc::new(archive);
+    let signal = crate::crawl::wait_for_signal();
+    tokio::pin!(signal);
+    // Tells every connection to finish its request in flight and close.
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
+    loop {
+        tokio::select! {
+            () = &mut signal => break,
+            accepted = listener.accept() => {
+                let Ok((stream, _)) = accepted else { continue };
+                let archive = Arc::clone(&archive);
+                let mut stopping = stopping.clone();
+                connections.spawn(async move {
+                    let service = service_fn(move |request| {
+                        let archive = Arc::clone(&archive);
+                        async move { Ok::<_, Infallible>(respond(&archive, &request).await) }
+                    });
+                    let connection = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service);
+                    tokio::pin!(connection);
+                    tokio::select! {
+                        _ = connection.as_mut() => {}
+                        _ = stopping.changed() => {
+                            connection.as_mut().graceful_shutdown();
+                            let _ = connection.await;
+                        }
+                    }
+                });
+            }
+        }
+    }
+    tracing::info!("stopping: answering the requests in flight");
+    drop(listener);
+    let _ = stop.send(true);
+    while connections.join_next().await.is_some() {}
+    if let Ok(archive) = Arc::try_unwrap(archive) {
+        archive.close().await?;
+    }
+    Ok(())
+}
+
+/// A request's answer, or why it has none.
+type Answer = std::result::Result<Response<Full<Bytes>>, Problem>;
+
+/// What went wrong with a request.
+#[derive(Debug)]
+struct Problem {
+    status: StatusCode,
+    message: String,
+}
+
+impl Problem {
+    fn bad(message: impl Into<String>) -> Problem {
+        Problem { status: StatusCode::BAD_REQUEST, message: message.into() }
+    }
+
+    fn not_found(message: impl Into<String>) -> Problem {
+        Problem { status: StatusCode::NOT_FOUND, message: message.into() }
+    }
+
+    fn internal(err: &anyhow::Error) -> Problem {
+        tracing::warn!("request failed: {err:#}");
+        Problem { status: StatusCode::INTERNAL_SERVER_ERROR, message: format!("{err:#}") }
+    }
+}
+
+async fn respond(archive: &Archive, request: &Request<Incoming>) -> Response<Full<Bytes>> {
+    let path = request.uri().path();
+    let api = path.starts_with("/api/");
+    let answer = if request.method() != Method::GET && request.method() != Method::HEAD {
+        Err(Problem {
+            status: StatusCode::METHOD_NOT_ALLOWED,
+            message: "read-only: only GET and HEAD".to_owned(),
+        })
+    } else {
+        let params = Params::parse(request.uri().query().unwrap_or_default());
+        route(archive, path, &params).await
+    };
+    let mut response = answer.unwrap_or_else(|problem| {
+        let mut response = if api {
+            json_response(&json!({ "error": problem.message }))
+        } else {
+            html_response(page("error", &format!("<p>{}</p>", escape(&problem.message))))
+        };
+        *response.status_mut() = problem.status;
+        response
+    });
+    if request.method() == Method::HEAD {
+        *response.body_mut() = Full::new(Bytes::new());
+    }
+    response
+}
+
+async fn route(archive: &Archive, path: &str, params: &Params) -> Answer {
+    match path.trim_end_matches('/') {
+        "" => search_page(archive, params).await,
+        "/api/stories" => {
+            let (selection, page) = select(archive, params).await?;
+            let with_text = params.flag("text")?;
+            let rows: Vec<Value> = page
+                .stories
+                .iter()
+                .map(|selected| story_json(&selection, selected, with_text))
+                .collect();
+            Ok(json_response(&json!({ "stories": rows, "next": page.next })))
+        }
+        "/api/sources" => {
+            let sources =
+                store::sources::list(archive).await.map_err(|e| Problem::internal(&e.into()))?;
+            let rows: Vec<Value> = sources
+                .iter()
+                .map(|source| {
+                    json!({
+                        "id": source.id,
+                        "name": source.name,
+                        "homepage": source.homepage,
+                        "timezone": source.timezone,
+                    })
+                })
+                .collect();
+            Ok(json_response(&json!({ "sources": rows })))
+        }
+        other => match other.strip_prefix("/api/stories/").map(str::parse::<i64>) {
+            Some(Ok(id)) => story_detail(archive, id).await,
+            _ => Err(Problem::not_found(format!("nothing at {path}"))),
+        },
+    }
+}
+
+/// A page of selected stories and where the next starts.
+struct Page {
+    stories: Vec<Selected>,
+    next: Option<i64>,
+}
+
+async fn select(
+    archive: &Archive,
+    params: &Params,
+) -> std::result::Result<(Selection, Page), Problem> {
+    let filter = Filter {
+        source_ids: Vec::new(),
+        from_day: params.day("since")?,
+        to_day: params.day("until")?,
+        language: params.one("language").filter(|l| !l.is_empty()).map(str::to_owned),
+    };
+    let sources: Vec<String> =
+        params.all("source").filter(|s| !s.is_empty()).map(str::to_owned).collect();
+    let search = params.one("q").filter(|q| !q.trim().is_empty());
+    let selection =
+        Selection::new(archive, &sources, filter, search, params.flag("one_per_cluster")?)
+            .await
+            .map_err(|err| {
+                if err.to_string().starts_with("no source named") {
+                    Problem::bad(err.to_string())
+                } else {
+                    Problem::internal(&err)
+                }
+            })?;
+    let limit = params.number("limit")?.unwrap_or(DEFAULT_LIMIT);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(Problem::bad(format!("limit must be 1 to {MAX_LIMIT}")));
+    }
+    let after = params.number("after")?.unwrap_or(0);
+    let after = i64::try_from(after).map_err(|_| Problem::bad("after is too large"))?;
+    let (stories, next) = selection
+        .page(archive, after, limit, SCAN_BUDGET)
+        .await
+        .map_err(|err| Problem::internal(&err))?;
+    Ok((selection, Page { stories, next }))
+}
+
+fn story_json(selection: &Selection, selected: &Selected, with_text: bool) -> Value {
+    let story = &selected.story;
+    let fields = &story.story;
+    let placement = selected.placement.as_ref();
+    let mut value = json!({
+        "id": story.id,
+        "source": selection.source_name(fields.source_id),
+        "published_day": fields.published_day.map(|day| day.to_string()),
+        "published_at": fields.published_at.map(|at| at.to_rfc3339()),
+        "language": fields.language,
+        "title": fields.title,
+        "url": fields.url,
+        "canonical_url": fields.canonical_url,
+        "authors": fields.authors,
+        "cluster": placement.map(|p| p.cluster_id),
+        "cluster_size": placement.map(|p| p.size),
+        "representative": placement.map(|p| p.representative_story_id),
+        "relation": placement.and_then(|p| p.relation.as_deref()),
+    });
+    if with_text {
+        value["text"] = json!(story.searchable_text.as_deref().unwrap_or(&fields.text));
+    }
+    value
+}
+
+async fn story_detail(archive: &Archive, id: i64) -> Answer {
+    let story = match store::stories::get(archive, id).await {
+        Ok(story) => story,
+        Err(store::Error::NotFound { .. }) => {
+            return Err(Problem::not_found(format!("no story {id}")));
+        }
+        Err(err) => return Err(Problem::internal(&err.into())),
+    };
+    let internal = |err: store::Error| Problem::internal(&err.into());
+    let urls = store::stories::urls(archive, id).await.map_err(internal)?;
+    let links = store::duplicates::involving(archive, id).await.map_err(internal)?;
+    let cluster = store::clusters::of_story(archive, id).await.map_err(internal)?;
+    let source = store::sources::list(archive)
+        .await
+        .map_err(internal)?
+        .into_iter()
+        .find(|source| source.id == story.story.source_id)
+        .map(|source| source.name);
+    let fields = &story.story;
+    Ok(json_response(&json!({
+        "id": story.id,
+        "source": source,
+        "published_day": fields.published_day.map(|day| day.to_string()),
+        "published_at": fields.published_at.map(|at| at.to_rfc3339()),
+        "language": fields.language,
+        "title": fields.title,
+        "url": fields.url,
+        "canonical_url": fields.canonical_url,
+        "authors": fields.authors,
+        "provenance": fields.provenance,
+        "extractor_version": fields.extractor_version,
+        "text": story.searchable_text.as_deref().unwrap_or(&fields.text),
+        "urls": urls.iter().map(|u| json!({ "url": u.url, "kind": u.kind.as_str() })).collect::<Vec<_>>(),
+        "duplicates": links.iter().map(|l| json!({
+            "story": l.link.story_id,
+            "of_story": l.link.of_story_id,
+            "method": l.link.method,
+            "score": l.link.score,
+            "scores": l.link.scores,
+            "thresholds": l.link.thresholds,
+        })).collect::<Vec<_>>(),
+        "cluster": cluster.map(|c| json!({
+            "id": c.id,
+            "representative": c.representative_story_id,
+            "members": c.members.iter().map(|m| json!({
+                "story": m.story_id,
+                "relation": m.relation,
+                "score": m.score,
+            })).collect::<Vec<_>>(),
+        })),
+    })))
+}
+
+async fn search_page(archive: &Archive, params: &Params) -> Answer {
+    let sources = store::sources::list(archive).await.map_err(|e| Problem::internal(&e.into()))?;
+    let chosen: Vec<&str> = params.all("source").collect();
+    let value = |name: &str| escape(params.one(name).unwrap_or_default());
+    let mut body = String::new();
+    let _ = write!(
+        body,
+        r#"<form method="get" action="/">
+<input name="q" placeholder="words" value="{q}" autofocus>
+<select name="source"><option value="">every source</option>"#,
+        q = value("q")
+    );
+    for source in &sources {
+        let selected = if chosen.contains(&source.name.as_str()) { " selected" } else { "" };
+        let name = escape(&source.name);
+        let _ = write!(body, r#"<option value="{name}"{selected}>{name}</option>"#);
+    }
+    let checked = if params.flag("one_per_cluster").unwrap_or(false) { " checked" } else { "" };
+    let _ = write!(
+        body,
+        r#"</select>
+<label>from <input type="date" name="since" value="{since}"></label>
+<label>to <input type="date" name="until" value="{until}"></label>
+<input name="language" placeholder="language" size="8" value="{language}">
+<label><input type="checkbox" name="one_per_cluster" value="1"{checked}> one per story cluster</label>
+<button>search</button>
+</form>
+"#,
+        since = value("since"),
+        until = value("until"),
+        language = value("language"),
+    );
+    let (selection, page_of) = select(archive, params).await?;
+    if page_of.stories.is_empty() {
+        body.push_str("<p>No stories.</p>\n");
+    } else {
+        body.push_str(
+            "<table>\n<tr><th>day</th><th>source</th><th>title</th><th>language</th><th>cluster</th></tr>\n",
+        );
+        for selected in &page_of.stories {
+            let story = &selected.story;
+            let fields = &story.story;
+            let cluster = selected
+                .placement
+                .as_ref()
+                .map_or(String::new(), |p| format!("{} ({} stories)", p.cluster_id, p.size));
+            let _ = writeln!(
+                body,
+                r#"<tr><td>{day}</td><td>{source}</td><td><a href="{url}">{title}</a> <a class="json" href="/api/stories/{id}">json</a></td><td>{language}</td><td>{cluster}</td></tr>"#,
+                day = fields.published_day.map(|d| d.to_string()).unwrap_or_default(),
+                source = escape(selection.source_name(fields.source_id)),
+                url = escape(linkable(&fields.url)),
+                title = escape(fields.title.as_deref().unwrap_or("(no title)")),
+                id = story.id,
+                language = escape(fields.language.as_deref().unwrap_or_default()),
+                cluster = escape(&cluster),
+            );
+        }
+        body.push_str("</table>\n");
+    }
+    if let Some(next) = page_of.next {
+        let mut query = url::form_urlencoded::Serializer::new(String::new());
+        for (key, value) in &params.pairs {
+            if key != "after" {
+                query.append_pair(key, value);
+            }
+        }
+        query.append_pair("after", &next.to_string());
+        let _ = writeln!(body, r#"<p><a href="/?{}">more</a></p>"#, escape(&query.finish()));
+    }
+    Ok(html_response(page("morgue", &body)))
+}
+
+/// The URL if a page may link to it (http or https), else nothing: a story's URL came from the
+/// web, and a `javascript:` link must never reach a researcher's browser.
+fn linkable(url: &str) -> &str {
+    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
+    if lower.starts_with("http://") || lower.starts_with("https://") { url } else { "" }
+}
+
+/// A whole HTML page.
+fn page(title: &str, body: &str) -> String {
+    format!(
+        r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body {{ font: 15px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }}
+form {{ display: flex; flex-wrap: wrap; gap: .5em; align-items: center; margin-bottom: 1em; }}
+table {{ border-collapse: collapse; width: 100%; }}
+th, td {{ text-align: left; padding: .3em .6em; border-bottom: 1px solid #ddd; vertical-align: top; }}
+a.json {{ font-size: 80%; color: #888; }}
+</style></head>
+<body><h1>{title}</h1>
+{body}</body></html>
+"#,
+        title = escape(title),
+    )
+}
+
+/// Text for HTML, in element content and in quoted attributes.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn json_response(value: &Value) -> Response<Full<Bytes>> {
+    let mut body = serde_json::to_vec(value).unwrap_or_default();
+    body.push(b'\n');
+    with_type(body, "application/json")
+}
+
+fn html_response(page: String) -> Response<Full<Bytes>> {
+    with_type(page.into_bytes(), "text/html; charset=utf-8")
+}
+
+fn with_type(body: Vec<u8>, content_type: &'static str) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response
+}
+
+/// A request's query parameters, in order.
+struct Params {
+    pairs: Vec<(String, String)>,
+}
+
+impl Params {
+    fn parse(query: &str) -> Params {
+        Params { pairs: url::form_urlencoded::parse(query.as_bytes()).into_owned().collect() }
+    }
+
+    fn one(&self, name: &str) -> Option<&str> {
+        self.pairs.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str())
+    }
+
+    fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> {
+        self.pairs.iter().filter(move |(key, _)| key == name).map(|(_, value)| value.as_str())
+    }
+
+    fn day(&self, name: &str) -> std::result::Result<Option<NaiveDate>, Problem> {
+        match self.one(name).filter(|v| !v.is_empty()) {
+            None => Ok(None),
+            Some(text) => NaiveDate::parse_from_str(text, "%Y-%m-%d")
+                .map(Some)
+                .map_err(|_| Problem::bad(format!("{name} is not a day (YYYY-MM-DD): {text:?}"))),
+        }
+    }
+
+    fn number(&self, name: &str) -> std::result::Result<Option<u64>, Problem> {
+        match self.one(name).filter(|v| !v.is_empty()) {
+            None => Ok(None),
+            Some(text) => text
+                .parse()
+                .map(Some)
+                .map_err(|_| Problem::bad(format!("{name} is not a number: {text:?}"))),
+        }
+    }
+
+    fn flag(&self, name: &str) -> std::result::Result<bool, Problem> {
+        match self.one(name) {
+            None => Ok(false),
+            Some("" | "1" | "true" | "yes" | "on") => Ok(true),
+            Some("0" | "false" | "no" | "off") => Ok(false),
+            Some(other) => Err(Problem::bad(format!("{name} is not true or false: {other:?}"))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_covers_markup_and_quotes() {
+        assert_eq!(
+            escape(r#"<a href="x">Tom & 'Jerry'</a>"#),
+            "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;"
+        );
+    }
+
+    #[test]
+    fn only_web_urls_are_linked() {
+        assert_eq!(linkable("https://daily.example/a"), "https://daily.example/a");
+        assert_eq!(linkable("HTTP://daily.example/a"), "HTTP://daily.example/a");
+        assert_eq!(linkable("javascript:alert(1)"), "");
+        assert_eq!(linkable("data:text/html,x"), "");
+        assert_eq!(linkable(""), "");
+    }
+
+    #[test]
+    fn params_read_repeats_days_numbers_and_flags() {
+        let params = Params::parse(
+            "source=A+Daily&source=B&since=2026-11-01&limit=5&one_per_cluster=1&q=caf%C3%A9",
+        );
+        assert_eq!(params.all("source").collect::<Vec<_>>(), ["A Daily", "B"]);
+        assert_eq!(params.day("since").unwrap(), NaiveDate::from_ymd_opt(2026, 11, 1));
+        assert_eq!(params.number("limit").unwrap(), Some(5));
+        assert!(params.flag("one_per_cluster").unwrap());
+        assert!(!params.flag("text").unwrap());
+        assert_eq!(params.one("q"), Some("café"));
+        assert!(Params::parse("since=yesterday").day("since").is_err());
+        assert!(Params::parse("limit=-1").number("limit").is_err());
+        assert!(Params::parse("text=maybe").flag("text").is_err());
+    }
+}
