@@ -33,7 +33,7 @@ use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 use store::Archive;
-use store::stories::Filter;
+use store::stories::{Filter, Story};
 use tokio::net::TcpListener;
 
 use crate::stories::{Selected, Selection};
@@ -228,13 +228,12 @@ async fn select(
     Ok((selection, Page { stories, next }))
 }
 
-fn story_json(selection: &Selection, selected: &Selected, with_text: bool) -> Value {
-    let story = &selected.story;
+/// What every answer says of a story.
+fn story_fields(story: &Story, source: Option<&str>) -> Value {
     let fields = &story.story;
-    let placement = selected.placement.as_ref();
-    let mut value = json!({
+    json!({
         "id": story.id,
-        "source": selection.source_name(fields.source_id),
+        "source": source,
         "published_day": fields.published_day.map(|day| day.to_string()),
         "published_at": fields.published_at.map(|at| at.to_rfc3339()),
         "language": fields.language,
@@ -242,13 +241,24 @@ fn story_json(selection: &Selection, selected: &Selected, with_text: bool) -> Va
         "url": fields.url,
         "canonical_url": fields.canonical_url,
         "authors": fields.authors,
-        "cluster": placement.map(|p| p.cluster_id),
-        "cluster_size": placement.map(|p| p.size),
-        "representative": placement.map(|p| p.representative_story_id),
-        "relation": placement.and_then(|p| p.relation.as_deref()),
-    });
+    })
+}
+
+/// The text a researcher reads: without the sentences its source repeats.
+fn searchable_text(story: &Story) -> &str {
+    story.searchable_text.as_deref().unwrap_or(&story.story.text)
+}
+
+fn story_json(selection: &Selection, selected: &Selected, with_text: bool) -> Value {
+    let story = &selected.story;
+    let placement = selected.placement.as_ref();
+    let mut value = story_fields(story, Some(selection.source_name(story.story.source_id)));
+    value["cluster"] = json!(placement.map(|p| p.cluster_id));
+    value["cluster_size"] = json!(placement.map(|p| p.size));
+    value["representative"] = json!(placement.map(|p| p.representative_story_id));
+    value["relation"] = json!(placement.and_then(|p| p.relation.as_deref()));
     if with_text {
-        value["text"] = json!(story.searchable_text.as_deref().unwrap_or(&fields.text));
+        value["text"] = json!(searchable_text(story));
     }
     value
 }
@@ -271,39 +281,36 @@ async fn story_detail(archive: &Archive, id: i64) -> Answer {
         .into_iter()
         .find(|source| source.id == story.story.source_id)
         .map(|source| source.name);
-    let fields = &story.story;
-    Ok(json_response(&json!({
-        "id": story.id,
-        "source": source,
-        "published_day": fields.published_day.map(|day| day.to_string()),
-        "published_at": fields.published_at.map(|at| at.to_rfc3339()),
-        "language": fields.language,
-        "title": fields.title,
-        "url": fields.url,
-        "canonical_url": fields.canonical_url,
-        "authors": fields.authors,
-        "provenance": fields.provenance,
-        "extractor_version": fields.extractor_version,
-        "text": story.searchable_text.as_deref().unwrap_or(&fields.text),
-        "urls": urls.iter().map(|u| json!({ "url": u.url, "kind": u.kind.as_str() })).collect::<Vec<_>>(),
-        "duplicates": links.iter().map(|l| json!({
-            "story": l.link.story_id,
-            "of_story": l.link.of_story_id,
-            "method": l.link.method,
-            "score": l.link.score,
-            "scores": l.link.scores,
-            "thresholds": l.link.thresholds,
+    let mut value = story_fields(&story, source.as_deref());
+    value["provenance"] = json!(story.story.provenance);
+    value["extractor_version"] = json!(story.story.extractor_version);
+    value["text"] = json!(searchable_text(&story));
+    value["urls"] = json!(
+        urls.iter().map(|u| json!({ "url": u.url, "kind": u.kind.as_str() })).collect::<Vec<_>>()
+    );
+    value["duplicates"] = json!(
+        links
+            .iter()
+            .map(|l| json!({
+                "story": l.link.story_id,
+                "of_story": l.link.of_story_id,
+                "method": l.link.method,
+                "score": l.link.score,
+                "scores": l.link.scores,
+                "thresholds": l.link.thresholds,
+            }))
+            .collect::<Vec<_>>()
+    );
+    value["cluster"] = json!(cluster.map(|c| json!({
+        "id": c.id,
+        "representative": c.representative_story_id,
+        "members": c.members.iter().map(|m| json!({
+            "story": m.story_id,
+            "relation": m.relation,
+            "score": m.score,
         })).collect::<Vec<_>>(),
-        "cluster": cluster.map(|c| json!({
-            "id": c.id,
-            "representative": c.representative_story_id,
-            "members": c.members.iter().map(|m| json!({
-                "story": m.story_id,
-                "relation": m.relation,
-                "score": m.score,
-            })).collect::<Vec<_>>(),
-        })),
-    })))
+    })));
+    Ok(json_response(&value))
 }
 
 async fn search_page(archive: &Archive, params: &Params) -> Answer {

@@ -1,13 +1,13 @@
 //! `morgue crawl` against the generated test web on loopback: completeness, robots.txt,
 //! politeness, conditional GET, hostile hosts, and a crash in the middle of a crawl.
 
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use store::{Archive, OpenMode};
 use testweb::{Config, Seen, TestWeb};
 
-use crate::{morgue, stderr, stdout};
+use crate::{morgue, spawn_morgue, stderr, stdout};
 
 /// A test web and an archive in a temporary directory, its sources imported.
 struct Setup {
@@ -220,15 +220,8 @@ fn hostile_hosts_fail_on_their_own_and_leave_the_rest_alone() {
 #[test]
 fn a_crawl_killed_midway_finishes_on_restart_with_nothing_lost_or_doubled() {
     let setup = Setup::new(config(25, 4, 25));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_morgue"))
-        .args(setup.crawl_args(&["--host-interval", "20ms"]))
-        .current_dir(setup.dir.path())
-        .env_remove("MORGUE_DATABASE_URL")
-        .env_remove("RUST_LOG")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child =
+        spawn_morgue(setup.dir.path(), &setup.crawl_args(&["--host-interval", "20ms"]), false);
     let midway = setup.web.wait_for(Duration::from_secs(120), |seen| {
         seen.iter().filter(|s| is_article(s)).count() >= 30
     });
@@ -313,15 +306,7 @@ fn run_stops_gracefully_on_sigterm_and_gives_its_leases_back() {
     let mut args = setup.crawl_args(&["--host-interval", "30ms"]);
     args[0] = "run";
     args.retain(|a| *a != "--once");
-    let child = Command::new(env!("CARGO_BIN_EXE_morgue"))
-        .args(&args)
-        .current_dir(setup.dir.path())
-        .env_remove("MORGUE_DATABASE_URL")
-        .env_remove("RUST_LOG")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_morgue(setup.dir.path(), &args, true);
     let busy = setup.web.wait_for(Duration::from_secs(120), |seen| {
         seen.iter().filter(|s| is_article(s)).count() >= 10
     });
@@ -593,15 +578,7 @@ fn serve_answers_the_api_and_the_search_page_read_only_and_stops_on_sigterm() {
     setup.crawl(&["--host-interval", "0s"]);
     let run = morgue(setup.dir.path(), &["dedup"]);
     assert!(run.status.success(), "{}", stderr(&run));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_morgue"))
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .current_dir(setup.dir.path())
-        .env_remove("MORGUE_DATABASE_URL")
-        .env_remove("RUST_LOG")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_morgue(setup.dir.path(), &["serve", "--listen", "127.0.0.1:0"], true);
     let mut first = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
     let port: u16 = first

@@ -17,6 +17,21 @@ mod tidy;
 use std::path::Path;
 use std::process::{Command, Output};
 
+/// `morgue ARGS` started in `dir` with the environment cleared of our own variables, its standard
+/// output and error piped or discarded.
+pub(crate) fn spawn_morgue(dir: &Path, args: &[&str], piped: bool) -> std::process::Child {
+    let stdio = || if piped { std::process::Stdio::piped() } else { std::process::Stdio::null() };
+    Command::new(env!("CARGO_BIN_EXE_morgue"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("MORGUE_DATABASE_URL")
+        .env_remove("RUST_LOG")
+        .stdout(stdio())
+        .stderr(stdio())
+        .spawn()
+        .expect("start morgue")
+}
+
 /// `morgue ARGS` in `dir`, with the environment cleared of our own variables.
 pub(crate) fn morgue(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_morgue"))
