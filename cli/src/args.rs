@@ -99,7 +99,8 @@ pub(crate) enum Command {
     /// for stories in no cluster), and with --text the text without the sentences its source
     /// repeats. Rows come in the order stories were stored.
     Stories(StoriesArgs),
-    /// Serve the archive read-only on the web: a search page at `/` and a JSON API
+    /// Serve the archive read-only on the web: a search page at `/`, a page per story
+    /// (`/stories/ID`), and a JSON API
     /// (`/api/stories` with the filters of `morgue stories` as query parameters, a page at a time;
     /// `/api/stories/ID` with its text, URLs, duplicate links and cluster; `/api/sources`).
     /// SIGINT or SIGTERM stop it after the requests in flight.

@@ -11,7 +11,8 @@
 //! - `/api/stories/{id}`: one story with its text, every URL it was seen at, its duplicate links
 //!   (method, scores, thresholds) and its cluster.
 //! - `/api/sources`: the sources.
-//! - `/`: the search page (the same parameters), rows linked to the articles.
+//! - `/`: the search page (the same parameters), each row linked to its story's page,
+//!   `/stories/{id}` (its text, cluster, duplicate links and URLs), and to the article.
 //!
 //! Errors are JSON under `/api/` (`{"error": "..."}`) and a short page elsewhere: 400 for a bad
 //! parameter, 404 for an unknown path or story. The server binds loopback unless told otherwise;
@@ -179,10 +180,15 @@ async fn route(archive: &Archive, path: &str, params: &Params) -> Answer {
                 .collect();
             Ok(json_response(&json!({ "sources": rows })))
         }
-        other => match other.strip_prefix("/api/stories/").map(str::parse::<i64>) {
-            Some(Ok(id)) => story_detail(archive, id).await,
-            _ => Err(Problem::not_found(format!("nothing at {path}"))),
-        },
+        other => {
+            if let Some(Ok(id)) = other.strip_prefix("/api/stories/").map(str::parse::<i64>) {
+                Ok(json_response(&story_value(archive, id).await?))
+            } else if let Some(Ok(id)) = other.strip_prefix("/stories/").map(str::parse::<i64>) {
+                Ok(html_response(story_page(&story_value(archive, id).await?)))
+            } else {
+                Err(Problem::not_found(format!("nothing at {path}")))
+            }
+        }
     }
 }
 
@@ -263,7 +269,8 @@ fn story_json(selection: &Selection, selected: &Selected, with_text: bool) -> Va
     value
 }
 
-async fn story_detail(archive: &Archive, id: i64) -> Answer {
+/// One story as `/api/stories/{id}` has it.
+async fn story_value(archive: &Archive, id: i64) -> std::result::Result<Value, Problem> {
     let story = match store::stories::get(archive, id).await {
         Ok(story) => story,
         Err(store::Error::NotFound { .. }) => {
@@ -310,7 +317,65 @@ async fn story_detail(archive: &Archive, id: i64) -> Answer {
             "score": m.score,
         })).collect::<Vec<_>>(),
     })));
-    Ok(json_response(&value))
+    Ok(value)
+}
+
+/// One story's page: its text, where it was seen, its cluster and its duplicate links.
+fn story_page(value: &Value) -> String {
+    let text = |v: &Value| escape(v.as_str().unwrap_or_default());
+    let id = &value["id"];
+    let mut body = String::new();
+    let url = value["url"].as_str().unwrap_or_default();
+    let _ = writeln!(
+        body,
+        r#"<p>{source} · {day} · {language} · <a href="{url}">original</a> · <a href="/api/stories/{id}">json</a></p>"#,
+        source = text(&value["source"]),
+        day = text(&value["published_day"]),
+        language = text(&value["language"]),
+        url = escape(linkable(url)),
+    );
+    let authors: Vec<String> =
+        value["authors"].as_array().into_iter().flatten().map(text).collect();
+    if !authors.is_empty() {
+        let _ = writeln!(body, "<p>By {}</p>", authors.join(", "));
+    }
+    if let Some(cluster) = value["cluster"].as_object() {
+        let members = cluster["members"].as_array().map_or(0, Vec::len);
+        let _ = writeln!(
+            body,
+            r#"<p>Cluster {} of {members} stories, represented by <a href="/stories/{r}">story {r}</a>.</p>"#,
+            cluster["id"],
+            r = cluster["representative"],
+        );
+    }
+    for paragraph in value["text"].as_str().unwrap_or_default().split('\n') {
+        if !paragraph.trim().is_empty() {
+            let _ = writeln!(body, "<p>{}</p>", escape(paragraph));
+        }
+    }
+    let links = value["duplicates"].as_array().map(Vec::as_slice).unwrap_or_default();
+    if !links.is_empty() {
+        body.push_str("<h2>Duplicate links</h2>\n<table>\n<tr><th>story</th><th>of story</th><th>method</th><th>score</th></tr>\n");
+        for link in links {
+            let _ = writeln!(
+                body,
+                r#"<tr><td><a href="/stories/{a}">{a}</a></td><td><a href="/stories/{b}">{b}</a></td><td>{method}</td><td>{score:.3}</td></tr>"#,
+                a = link["story"],
+                b = link["of_story"],
+                method = text(&link["method"]),
+                score = link["score"].as_f64().unwrap_or_default(),
+            );
+        }
+        body.push_str("</table>\n");
+    }
+    let urls: Vec<String> = value["urls"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|u| format!("<li>{} ({})</li>", text(&u["url"]), text(&u["kind"])))
+        .collect();
+    let _ = writeln!(body, "<h2>Seen at</h2>\n<ul>{}</ul>", urls.join(""));
+    page(value["title"].as_str().unwrap_or("(no title)"), &body)
 }
 
 async fn search_page(archive: &Archive, params: &Params) -> Answer {
@@ -361,7 +426,7 @@ async fn search_page(archive: &Archive, params: &Params) -> Answer {
                 .map_or(String::new(), |p| format!("{} ({} stories)", p.cluster_id, p.size));
             let _ = writeln!(
                 body,
-                r#"<tr><td>{day}</td><td>{source}</td><td><a href="{url}">{title}</a> <a class="json" href="/api/stories/{id}">json</a></td><td>{language}</td><td>{cluster}</td></tr>"#,
+                r#"<tr><td>{day}</td><td>{source}</td><td><a href="/stories/{id}">{title}</a> <a class="json" href="{url}">original</a></td><td>{language}</td><td>{cluster}</td></tr>"#,
                 day = fields.published_day.map(|d| d.to_string()).unwrap_or_default(),
                 source = escape(selection.source_name(fields.source_id)),
                 url = escape(linkable(&fields.url)),

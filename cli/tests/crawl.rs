@@ -641,6 +641,11 @@ fn serve_answers_the_api_and_the_search_page_read_only_and_stops_on_sigterm() {
     let (_, html) =
         get(port, &format!("/?q={}", word.trim_matches(|c: char| !c.is_alphanumeric())));
     assert!(html.contains("<table>"), "{html}");
+    let story_page = format!("/stories/{}", clustered["id"]);
+    let (status, html) = get(port, &story_page);
+    assert_eq!(status, 200);
+    assert!(html.contains("Seen at") && html.contains("Cluster "), "{html}");
+    assert_eq!(get(port, "/stories/nothing").0, 404);
 
     let term = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
     assert!(term.success());
