@@ -22,6 +22,7 @@ use std::convert::Infallible;
 use std::fmt::Write as _;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use bytes::Bytes;
@@ -31,7 +32,7 @@ use hyper::body::Incoming;
 use hyper::header::{CONTENT_TYPE, HeaderValue};
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use serde_json::{Value, json};
 use store::Archive;
 use store::stories::{Filter, Story};
@@ -45,6 +46,11 @@ const DEFAULT_LIMIT: u64 = 50;
 const MAX_LIMIT: u64 = 500;
 /// The most stories one page reads from the archive while looking for matches.
 const SCAN_BUDGET: u64 = 20_000;
+/// How long a client may take to send a request's headers, so that idle or slow connections
+/// cannot pile up.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(30);
+/// The pause after a failed accept.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
 /// Serves the archive on `listen` until SIGINT or SIGTERM; prints the address it listens on.
 pub(crate) async fn run(
@@ -66,8 +72,18 @@ pub(crate) async fn run(
     loop {
         tokio::select! {
             () = &mut signal => break,
+            // Finished connections are let go of as they end.
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
             accepted = listener.accept() => {
-                let Ok((stream, _)) = accepted else { continue };
+                let stream = match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(err) => {
+                        // Out of file descriptors, say: wait a little rather than spin.
+                        tracing::warn!("cannot accept a connection: {err}");
+                        tokio::time::sleep(ACCEPT_BACKOFF).await;
+                        continue;
+                    }
+                };
                 let archive = Arc::clone(&archive);
                 let mut stopping = stopping.clone();
                 connections.spawn(async move {
@@ -76,6 +92,8 @@ pub(crate) async fn run(
                         async move { Ok::<_, Infallible>(respond(&archive, &request).await) }
                     });
                     let connection = hyper::server::conn::http1::Builder::new()
+                        .timer(TokioTimer::new())
+                        .header_read_timeout(HEADER_TIMEOUT)
                         .serve_connection(TokioIo::new(stream), service);
                     tokio::pin!(connection);
                     tokio::select! {

@@ -82,10 +82,13 @@ pub(crate) async fn run(archive: &Archive, args: &StoriesArgs) -> Result<Option<
     match args.output.as_deref().filter(|path| !is_dash(path)) {
         None => {
             let mut out = std::io::stdout().lock();
-            let result = export(archive, args, &selection, &mut out).await;
-            match result.and_then(|written| Ok(out.flush().map(|()| written)?)) {
+            let result = match export(archive, args, &selection, &mut out).await {
+                Ok(written) => out.flush().map(|()| written).context("cannot write the output"),
+                Err(err) => Err(err),
+            };
+            match result {
                 Err(err) if is_broken_pipe(&err) => Ok(None),
-                result => result.map(Some).context("cannot write the output"),
+                result => result.map(Some),
             }
         }
         Some(path) => {
