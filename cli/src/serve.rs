@@ -29,7 +29,7 @@ use bytes::Bytes;
 use chrono::NaiveDate;
 use http_body_util::Full;
 use hyper::body::Incoming;
-use hyper::header::{CONTENT_TYPE, HeaderValue};
+use hyper::header::{ALLOW, CONTENT_TYPE, HeaderValue};
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -136,9 +136,13 @@ impl Problem {
         Problem { status: StatusCode::NOT_FOUND, message: message.into() }
     }
 
+    /// The archive failed: the details go to the server's log, not to the client.
     fn internal(err: &anyhow::Error) -> Problem {
         tracing::warn!("request failed: {err:#}");
-        Problem { status: StatusCode::INTERNAL_SERVER_ERROR, message: format!("{err:#}") }
+        Problem {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            message: "the archive could not answer (the server's log says why)".to_owned(),
+        }
     }
 }
 
@@ -161,6 +165,9 @@ async fn respond(archive: &Archive, request: &Request<Incoming>) -> Response<Ful
             html_response(page("error", &format!("<p>{}</p>", escape(&problem.message))))
         };
         *response.status_mut() = problem.status;
+        if problem.status == StatusCode::METHOD_NOT_ALLOWED {
+            response.headers_mut().insert(ALLOW, HeaderValue::from_static("GET, HEAD"));
+        }
         response
     });
     if request.method() == Method::HEAD {
@@ -173,8 +180,8 @@ async fn route(archive: &Archive, path: &str, params: &Params) -> Answer {
     match path.trim_end_matches('/') {
         "" => search_page(archive, params).await,
         "/api/stories" => {
-            let (selection, page) = select(archive, params).await?;
             let with_text = params.flag("text")?;
+            let (selection, page) = select(archive, params).await?;
             let rows: Vec<Value> = page
                 .stories
                 .iter()
