@@ -185,7 +185,7 @@ async fn route(archive: &Archive, path: &str, params: &Params) -> Answer {
             let rows: Vec<Value> = page
                 .stories
                 .iter()
-                .map(|selected| story_json(&selection, selected, with_text))
+                .map(|selected| json!(selection.row(selected, with_text)))
                 .collect();
             Ok(json_response(&json!({ "stories": rows, "next": page.next })))
         }
@@ -275,25 +275,6 @@ fn story_fields(story: &Story, source: Option<&str>) -> Value {
     })
 }
 
-/// The text a researcher reads: without the sentences its source repeats.
-fn searchable_text(story: &Story) -> &str {
-    story.searchable_text.as_deref().unwrap_or(&story.story.text)
-}
-
-fn story_json(selection: &Selection, selected: &Selected, with_text: bool) -> Value {
-    let story = &selected.story;
-    let placement = selected.placement.as_ref();
-    let mut value = story_fields(story, Some(selection.source_name(story.story.source_id)));
-    value["cluster"] = json!(placement.map(|p| p.cluster_id));
-    value["cluster_size"] = json!(placement.map(|p| p.size));
-    value["representative"] = json!(placement.map(|p| p.representative_story_id));
-    value["relation"] = json!(placement.and_then(|p| p.relation.as_deref()));
-    if with_text {
-        value["text"] = json!(searchable_text(story));
-    }
-    value
-}
-
 /// One story as `/api/stories/{id}` has it.
 async fn story_value(archive: &Archive, id: i64) -> std::result::Result<Value, Problem> {
     let story = match store::stories::get(archive, id).await {
@@ -316,7 +297,7 @@ async fn story_value(archive: &Archive, id: i64) -> std::result::Result<Value, P
     let mut value = story_fields(&story, source.as_deref());
     value["provenance"] = json!(story.story.provenance);
     value["extractor_version"] = json!(story.story.extractor_version);
-    value["text"] = json!(searchable_text(&story));
+    value["text"] = json!(story.searchable());
     value["urls"] = json!(
         urls.iter().map(|u| json!({ "url": u.url, "kind": u.kind.as_str() })).collect::<Vec<_>>()
     );

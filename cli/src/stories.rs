@@ -27,9 +27,9 @@ const PAGE: u64 = 500;
 /// A progress line on standard error every this many rows.
 const PROGRESS_EVERY: u64 = 50_000;
 
-/// One exported story.
+/// One exported story (also what the web API answers for each story of a page).
 #[derive(Debug, Serialize)]
-struct Row<'a> {
+pub(crate) struct Row<'a> {
     id: i64,
     source: &'a str,
     published_day: Option<String>,
@@ -287,7 +287,8 @@ impl Selection {
         self.sources.get(&source_id).map_or("", String::as_str)
     }
 
-    fn row<'a>(&'a self, selected: &'a Selected, with_text: bool) -> Row<'a> {
+    /// The row of a selected story, with its text if `with_text`.
+    pub(crate) fn row<'a>(&'a self, selected: &'a Selected, with_text: bool) -> Row<'a> {
         let story = &selected.story;
         let fields = &story.story;
         let placement = selected.placement.as_ref();
@@ -305,7 +306,7 @@ impl Selection {
             cluster_size: placement.map(|p| p.size),
             representative: placement.map(|p| p.representative_story_id),
             relation: placement.and_then(|p| p.relation.as_deref()),
-            text: with_text.then(|| story.searchable_text.as_deref().unwrap_or(&fields.text)),
+            text: with_text.then(|| story.searchable()),
         }
     }
 }
@@ -345,7 +346,7 @@ fn words(text: &str) -> BTreeSet<String> {
 
 /// Whether the story's title or searchable text has every one of `terms` as a word.
 fn has_words(story: &Story, terms: &BTreeSet<String>) -> bool {
-    let text = story.searchable_text.as_deref().unwrap_or(&story.story.text);
+    let text = story.searchable();
     let mut found = BTreeSet::new();
     for part in [story.story.title.as_deref().unwrap_or_default(), text] {
         let folded = fold_text(part, FoldOptions { diacritics: true });

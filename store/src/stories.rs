@@ -67,6 +67,13 @@ pub struct Story {
     pub created_at: DateTime<Utc>,
 }
 
+impl Story {
+    /// The text to read and search: without the sentences its source repeated that week.
+    pub fn searchable(&self) -> &str {
+        self.searchable_text.as_deref().unwrap_or(&self.story.text)
+    }
+}
+
 impl TryFrom<story::Model> for Story {
     type Error = Error;
 
