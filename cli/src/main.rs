@@ -278,6 +278,9 @@ async fn migrate(url: &str) -> Result<()> {
     } else {
         outln!("archive {}: applied {}", archive.display_url(), report.applied.join(", "));
     }
+    if report.search_words_filled > 0 {
+        outln!("indexed the words of {} stories for search", report.search_words_filled);
+    }
     archive.close().await?;
     Ok(())
 }

@@ -6,8 +6,9 @@
 //!   by name; `since` and `until`, days; `language`; `q`, words; `one_per_cluster`; `text`), a
 //!   page at a time: `limit` (1 to 500, default 50) rows after the story `after` (default 0).
 //!   Answers `{"stories": [...], "next": ID}`: ask again with `after=ID` for more; `next` is null
-//!   at the end. A page reads at most [`SCAN_BUDGET`] stories, so a rare word answers quickly
-//!   with fewer rows and a `next` to go on from.
+//!   at the end. Words are looked up in the archive's word index. A page reads at most
+//!   [`SCAN_BUDGET`] of the stories the filters and the index select, so a page whose candidates
+//!   the deduplicated view mostly drops still answers quickly, with fewer rows and a `next`.
 //! - `/api/stories/{id}`: one story with its text, every URL it was seen at, its duplicate links
 //!   (method, scores, thresholds) and its cluster.
 //! - `/api/sources`: the sources.
@@ -228,10 +229,10 @@ async fn select(
     params: &Params,
 ) -> std::result::Result<(Selection, Page), Problem> {
     let filter = Filter {
-        source_ids: Vec::new(),
         from_day: params.day("since")?,
         to_day: params.day("until")?,
         language: params.one("language").filter(|l| !l.is_empty()).map(str::to_owned),
+        ..Filter::default()
     };
     let sources: Vec<String> =
         params.all("source").filter(|s| !s.is_empty()).map(str::to_owned).collect();

@@ -2,18 +2,17 @@
 //! cluster, as CSV or JSON lines.
 //!
 //! The archive is read a page of stories at a time (by id, so memory stays flat on any archive),
-//! their clusters looked up per page, and rows written as they come. Word search folds case and
-//! diacritics with the normalizer on both sides, so it finds the same stories on SQLite and
-//! PostgreSQL. A file given with `--output` is written beside its final name and renamed into place
+//! their clusters looked up per page, and rows written as they come. Word search asks the archive's
+//! word index for candidates and checks each with the same folding (`store::search`), so it finds
+//! the same stories on SQLite and PostgreSQL. A file given with `--output` is written beside its final name and renamed into place
 //! at the end: an interrupted export leaves no half-written file behind.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use normalizer::{FoldOptions, fold_text};
 use serde::Serialize;
 use store::Archive;
 use store::clusters::Placement;
@@ -70,10 +69,10 @@ pub(crate) async fn run(archive: &Archive, args: &StoriesArgs) -> Result<Option<
         archive,
         &args.sources,
         Filter {
-            source_ids: Vec::new(),
             from_day: args.since,
             to_day: args.until,
             language: args.language.clone(),
+            ..Filter::default()
         },
         args.search.as_deref(),
         args.one_per_cluster,
@@ -200,8 +199,8 @@ impl<W: Write> Sink<'_, W> {
 /// each cluster's representative. Shared by the export and the web API.
 #[derive(Debug)]
 pub(crate) struct Selection {
+    /// The archive's filters, words included: the index selects the candidates.
     filter: Filter,
-    terms: BTreeSet<String>,
     one_per_cluster: bool,
     /// Source names by id.
     sources: BTreeMap<i64, String>,
@@ -235,8 +234,8 @@ impl Selection {
                 None => bail!("no source named {name:?} (see `morgue sources list`)"),
             }
         }
-        let terms = search.map(words).unwrap_or_default();
-        Ok(Selection { filter, terms, one_per_cluster, sources: names })
+        filter.words = search.map(store::search::words).unwrap_or_default();
+        Ok(Selection { filter, one_per_cluster, sources: names })
     }
 
     /// Up to `limit` selected stories with ids above `after`, by id, reading at most about
@@ -273,7 +272,16 @@ impl Selection {
                 {
                     continue;
                 }
-                if !self.terms.is_empty() && !has_words(&story, &self.terms) {
+                // The index may let a few other stories through (and stories archived before it);
+                // the words decide.
+                let words = &self.filter.words;
+                if !words.is_empty()
+                    && !store::search::has_words(
+                        story.story.title.as_deref(),
+                        story.searchable(),
+                        words,
+                    )
+                {
                     continue;
                 }
                 selected.push(Selected { story, placement });
@@ -335,45 +343,9 @@ fn csv_record(row: &Row<'_>) -> Vec<String> {
     cells
 }
 
-/// The words of a text, folded (case, compatibility forms, diacritics).
-fn words(text: &str) -> BTreeSet<String> {
-    fold_text(text, FoldOptions { diacritics: true })
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
-/// Whether the story's title or searchable text has every one of `terms` as a word.
-fn has_words(story: &Story, terms: &BTreeSet<String>) -> bool {
-    let text = story.searchable();
-    let mut found = BTreeSet::new();
-    for part in [story.story.title.as_deref().unwrap_or_default(), text] {
-        let folded = fold_text(part, FoldOptions { diacritics: true });
-        for word in folded.split(|c: char| !c.is_alphanumeric()) {
-            if let Some(term) = terms.get(word) {
-                found.insert(term.as_str());
-                if found.len() == terms.len() {
-                    return true;
-                }
-            }
-        }
-    }
-    false
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn search_words_fold_case_and_diacritics() {
-        assert_eq!(
-            words("Malmö, MALMØ and malmo!"),
-            BTreeSet::from(["and".to_owned(), "malmo".to_owned()])
-        );
-        assert!(words(" ,;").is_empty());
-    }
 
     #[test]
     fn the_partial_file_sits_beside_the_output() {

@@ -8,7 +8,8 @@
 //! Every migration must run on both backends the archive supports, SQLite and PostgreSQL,
 //! so it sticks to portable column types: big integers for ids and counters, `text` for strings
 //! (also for JSON documents, which SQLite has no type for), timestamps with time zone, dates,
-//! doubles and blobs.
+//! doubles and blobs. Where a backend has a better tool for a job (full-text indexes), a migration
+//! branches on the backend, and the store reads the result the same way on both.
 
 use sea_orm_migration::prelude::*;
 
@@ -17,6 +18,7 @@ use sea_orm_migration::prelude::*;
 pub use sea_orm_migration::MigratorTrait;
 
 mod m0001_archive;
+mod m0002_word_search;
 
 /// The archive's migrations, in the order they apply.
 #[derive(Debug)]
@@ -25,6 +27,6 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m0001_archive::Migration)]
+        vec![Box::new(m0001_archive::Migration), Box::new(m0002_word_search::Migration)]
     }
 }

@@ -129,6 +129,8 @@ pub struct MigrationReport {
     pub applied: Vec<String>,
     /// Every migration now applied, in order.
     pub current: Vec<String>,
+    /// How many stories archived before word search had their search words written.
+    pub search_words_filled: u64,
 }
 
 impl Archive {
@@ -189,7 +191,9 @@ impl Archive {
         &self.display
     }
 
-    /// Applies every pending migration. Running it on a current archive changes nothing.
+    /// Applies every pending migration, then writes what a migration left for Rust code to fill
+    /// (the search words of stories archived before word search, see [`crate::search`]).
+    /// Running it on a current archive changes nothing.
     pub async fn migrate(&self) -> Result<MigrationReport> {
         let migrate_err = |err: DbErr| Error::Migrate { source: Box::new(err) };
         let pending: Vec<String> = Migrator::get_pending_migrations(&self.db)
@@ -202,7 +206,8 @@ impl Archive {
             Migrator::up(&self.db, None).await.map_err(migrate_err)?;
         }
         let current = self.applied_migrations().await.map_err(migrate_err)?;
-        Ok(MigrationReport { applied: pending, current })
+        let search_words_filled = crate::search::fill_missing(self).await?;
+        Ok(MigrationReport { applied: pending, current, search_words_filled })
     }
 
     /// Fails unless the schema is exactly the one this program was built for.

@@ -9,6 +9,7 @@
 //! - [`frontier`]: article URLs waiting to be fetched, keyed by lossy URL, with leases for workers;
 //! - [`fetches`]: every raw response, body compressed, with its redirect chain and timings;
 //! - [`stories`]: extracted stories and every URL variant seen for each;
+//! - [`search`]: the words each story is found by, and the index over them;
 //! - [`merge`]: exact-match merging by lossy URL and by source, day and normalized title;
 //! - [`sentences`]: which story first had each sentence, per source and week;
 //! - [`signatures`]: each story's fuzzy-dedup signals, for comparing later batches;
@@ -36,6 +37,7 @@ pub mod feeds;
 pub mod fetches;
 pub mod frontier;
 pub mod merge;
+pub mod search;
 pub mod sentences;
 pub mod signatures;
 pub mod sources;

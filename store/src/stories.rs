@@ -18,6 +18,7 @@ use crate::Archive;
 use crate::entity::{removed_sentence, story, story_url};
 use crate::error::{Context as _, Error, Result};
 use crate::json;
+use crate::search;
 use crate::sources::inserted_row;
 
 /// A story to insert.
@@ -207,6 +208,7 @@ pub async fn insert(archive: &Archive, new: &NewStory) -> Result<Inserted> {
         normalized_title: Set(new.normalized_title.clone()),
         text: Set(new.text.clone()),
         searchable_text: Set(None),
+        search_words: Set(Some(search::column(new.title.as_deref(), &new.text))),
         language: Set(new.language.clone()),
         authors: Set(json::encode(&new.authors)),
         published_at: Set(new.published_at),
@@ -319,6 +321,7 @@ pub async fn replace_extraction(archive: &Archive, id: i64, new: &NewStory) -> R
     if result.rows_affected == 0 {
         return Err(Error::NotFound { what: format!("story {id}") });
     }
+    search::refresh(&archive.db, id).await?;
     get(archive, id).await
 }
 
@@ -372,6 +375,7 @@ pub async fn set_sentence_removal(
     if result.rows_affected == 0 {
         return Err(Error::NotFound { what: format!("story {story_id}") });
     }
+    search::refresh(&txn, story_id).await?;
     removed_sentence::Entity::delete_many()
         .filter(removed_sentence::Column::StoryId.eq(story_id))
         .exec(&txn)
@@ -517,6 +521,10 @@ pub struct Filter {
     pub to_day: Option<NaiveDate>,
     /// Only stories in this language (as the extractor names it: ISO 639-1, `en`).
     pub language: Option<String>,
+    /// Only stories whose title or searchable text has every one of these words (folded, as
+    /// [`search::words`] gives them). On SQLite the index may let a few other stories through:
+    /// check with [`search::has_words`] where that matters.
+    pub words: Vec<String>,
 }
 
 /// Up to `limit` stories that `filter` selects with ids above `after`, by id: an export reads the
@@ -539,6 +547,11 @@ pub async fn page(
     }
     if let Some(language) = &filter.language {
         query = query.filter(story::Column::Language.eq(language.as_str()));
+    }
+    if !filter.words.is_empty() {
+        let backend = archive.db.get_database_backend();
+        let unindexed = search::any_missing(&archive.db).await?;
+        query = query.filter(search::condition(backend, &filter.words, unindexed));
     }
     query
         .order_by_asc(story::Column::Id)

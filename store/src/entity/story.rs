@@ -16,6 +16,7 @@ pub struct Model {
     pub normalized_title: Option<String>,
     pub text: String,
     pub searchable_text: Option<String>,
+    pub search_words: Option<String>,
     pub language: Option<String>,
     pub authors: String,
     pub published_at: Option<DateTimeUtc>,
