@@ -13,12 +13,9 @@
 
 use std::collections::BTreeMap;
 
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
-
 use crate::Archive;
 use crate::duplicates::{self, NewLink};
-use crate::entity::story_url;
-use crate::error::{Context as _, Result};
+use crate::error::Result;
 use crate::stories::{self, Inserted, NewStory, Story, UrlKind};
 
 /// The method name of title duplicate links.
@@ -119,16 +116,11 @@ async fn known_story(archive: &Archive, sighting: &Sighting) -> Result<Option<St
             found = Some(story);
         }
     }
-    let via_urls = story_url::Entity::find()
-        .filter(story_url::Column::LossyUrl.is_in(keys))
-        .order_by_asc(story_url::Column::StoryId)
-        .one(&archive.db)
-        .await
-        .doing("looking up story URLs")?;
-    if let Some(row) = via_urls
-        && found.as_ref().is_none_or(|best| row.story_id < best.id)
+    let via_urls = stories::oldest_recorded(&archive.db, &keys).await?;
+    if let Some(story_id) = via_urls
+        && found.as_ref().is_none_or(|best| story_id < best.id)
     {
-        found = Some(stories::get(archive, row.story_id).await?);
+        found = Some(stories::get(archive, story_id).await?);
     }
     Ok(found)
 }

@@ -442,22 +442,35 @@ pub async fn by_lossy_url(archive: &Archive, lossy_url: &str) -> Result<Option<S
     find_by_lossy_url(&archive.db, lossy_url).await
 }
 
+/// The oldest story with a recorded URL whose lossy key is one of `lossy_urls`.
+///
+/// All the matching rows are read (a key has one or a few) and the oldest is picked here: asked
+/// for the first by story id, PostgreSQL's generic plan walks the story id index and filters on the
+/// key, which reads the whole table once it has grown, for every page crawled.
+pub(crate) async fn oldest_recorded(
+    db: &impl ConnectionTrait,
+    lossy_urls: &[&str],
+) -> Result<Option<i64>> {
+    let ids: Vec<i64> = story_url::Entity::find()
+        .select_only()
+        .column(story_url::Column::StoryId)
+        .filter(story_url::Column::LossyUrl.is_in(lossy_urls.iter().copied()))
+        .into_tuple()
+        .all(db)
+        .await
+        .doing("looking up story URLs")?;
+    Ok(ids.into_iter().min())
+}
+
 /// The story a lossy key leads to: its own key, or a URL recorded for it (the oldest story when
 /// several match).
 pub async fn by_any_lossy_url(archive: &Archive, lossy_url: &str) -> Result<Option<Story>> {
     let own = find_by_lossy_url(&archive.db, lossy_url).await?;
-    let recorded = story_url::Entity::find()
-        .filter(story_url::Column::LossyUrl.eq(lossy_url))
-        .order_by_asc(story_url::Column::StoryId)
-        .one(&archive.db)
-        .await
-        .doing("reading a story URL")?;
+    let recorded = oldest_recorded(&archive.db, &[lossy_url]).await?;
     match (own, recorded) {
-        (Some(story), Some(row)) if row.story_id < story.id => {
-            get(archive, row.story_id).await.map(Some)
-        }
+        (Some(story), Some(id)) if id < story.id => get(archive, id).await.map(Some),
         (Some(story), _) => Ok(Some(story)),
-        (None, Some(row)) => get(archive, row.story_id).await.map(Some),
+        (None, Some(id)) => get(archive, id).await.map(Some),
         (None, None) => Ok(None),
     }
 }
