@@ -4,8 +4,9 @@
 //! The archive is read a page of stories at a time (by id, so memory stays flat on any archive),
 //! their clusters looked up per page, and rows written as they come. Word search asks the archive's
 //! word index for candidates and checks each with the same folding (`store::search`), so it finds
-//! the same stories on SQLite and PostgreSQL. A file given with `--output` is written beside its final name and renamed into place
-//! at the end: an interrupted export leaves no half-written file behind.
+//! the same stories on SQLite and PostgreSQL. A file given with `--output` is written beside its
+//! final name and renamed into place at the end: an interrupted export leaves no half-written file
+//! behind.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -272,8 +273,8 @@ impl Selection {
                 {
                     continue;
                 }
-                // The index may let a few other stories through (and stories archived before it);
-                // the words decide.
+                // The index also lets through the stories whose words are not written yet (archived
+                // before word search, until `morgue migrate`); the words decide.
                 let words = &self.filter.words;
                 if !words.is_empty()
                     && !store::search::has_words(

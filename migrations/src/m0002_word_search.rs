@@ -6,7 +6,10 @@
 //! migrating (a partial index finds them, and tells searches whether there are any). The index:
 //! - SQLite: an FTS5 table with the column as external content, kept in step by triggers. A story
 //!   is in it exactly when its words are written (not `NULL`): FTS5 must be told the words it
-//!   indexed to forget them, and the stories found here by the migration were never indexed;
+//!   indexed to forget them, and the stories found here by the migration were never indexed. Its
+//!   `ascii` tokeniser splits only at ASCII characters other than letters and digits, so each of
+//!   the column's words (letters and digits, folded already) is one token, in any script: the
+//!   index holds exactly the words `store` wrote;
 //! - PostgreSQL: a GIN index over the column's words as an array (`string_to_array`), which
 //!   answers `@>` (has all of these words) exactly.
 
@@ -30,7 +33,7 @@ const WITHOUT_WORDS: &str =
 const SQLITE_UP: &[&str] = &[
     WITHOUT_WORDS,
     "CREATE VIRTUAL TABLE story_search USING fts5(search_words, content='stories', \
-     content_rowid='id', tokenize='unicode61 remove_diacritics 0')",
+     content_rowid='id', tokenize='ascii')",
     "CREATE TRIGGER stories_search_insert AFTER INSERT ON stories \
      WHEN new.search_words IS NOT NULL BEGIN \
      INSERT INTO story_search(rowid, search_words) VALUES (new.id, new.search_words); END",

@@ -9,10 +9,8 @@
 //!
 //! [`condition`] selects the stories that have every word asked for, and the stories whose words
 //! are not written yet (archived before word search, until [`fill_missing`] runs, which `morgue
-//! migrate` does), so a search never misses a story. The index is
-//! exact on PostgreSQL; FTS5 tokenises by its own Unicode tables and may select a few stories too
-//! many, so callers that need exactness check candidates with [`has_words`], which is cheap on the
-//! few stories the index lets through.
+//! migrate` does), so a search never misses a story. The index is exact on both backends; the
+//! stories without words are not, and callers check those with [`has_words`].
 
 use std::collections::HashSet;
 

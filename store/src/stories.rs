@@ -535,8 +535,8 @@ pub struct Filter {
     /// Only stories in this language (as the extractor names it: ISO 639-1, `en`).
     pub language: Option<String>,
     /// Only stories whose title or searchable text has every one of these words (folded, as
-    /// [`search::words`] gives them). On SQLite the index may let a few other stories through:
-    /// check with [`search::has_words`] where that matters.
+    /// [`search::words`] gives them), and the stories whose words are not written yet (see
+    /// [`search`]): check with [`search::has_words`] where that matters.
     pub words: Vec<String>,
 }
 
