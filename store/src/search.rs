@@ -25,6 +25,10 @@ use crate::Archive;
 use crate::entity::story;
 use crate::error::{Context as _, Result};
 
+/// Longer words are not indexed, and a search for one finds nothing: no word of any language is
+/// this long, while an unbroken run of base64 or of CJK text can be, and PostgreSQL refuses GIN
+/// index entries over about 2.7 kB.
+pub const MAX_WORD_BYTES: usize = 240;
 /// How many stories [`fill_missing`] reads at a time.
 const BATCH: u64 = 500;
 /// How often [`fill_missing`] says how far it got, in stories.
@@ -45,7 +49,8 @@ fn folded_words(folded: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Whether a story's title or searchable text has every one of `terms` (folded, as [`words`] gives
-/// them) as a word. True when `terms` is empty.
+/// them) as a word, as the index says it once the story's words are written (a word longer than
+/// [`MAX_WORD_BYTES`] is never found). True when `terms` is empty.
 pub fn has_words(title: Option<&str>, searchable: &str, terms: &[String]) -> bool {
     let mut missing: HashSet<&str> = terms.iter().map(String::as_str).collect();
     for part in [title.unwrap_or_default(), searchable] {
@@ -53,7 +58,7 @@ pub fn has_words(title: Option<&str>, searchable: &str, terms: &[String]) -> boo
             break;
         }
         let folded = fold_text(part, FoldOptions { diacritics: true });
-        for word in folded_words(&folded) {
+        for word in folded_words(&folded).filter(|word| word.len() <= MAX_WORD_BYTES) {
             if missing.remove(word) && missing.is_empty() {
                 return true;
             }
@@ -69,7 +74,7 @@ pub(crate) fn column(title: Option<&str>, searchable: &str) -> String {
     let mut seen = HashSet::new();
     let mut column = String::new();
     for word in folded_words(&title).chain(folded_words(&text)) {
-        if seen.insert(word) {
+        if word.len() <= MAX_WORD_BYTES && seen.insert(word) {
             if !column.is_empty() {
                 column.push(' ');
             }
@@ -81,7 +86,7 @@ pub(crate) fn column(title: Option<&str>, searchable: &str) -> String {
 
 /// The stories that have every one of `terms` (folded, as [`words`] gives them), and with
 /// `unindexed` those whose words are not written yet (an `OR` that keeps the planners from the
-/// word index, so it is only there while [`any_missing`]).
+/// word index, so callers add it only while [`any_missing`] finds such stories).
 pub(crate) fn condition(backend: DatabaseBackend, terms: &[String], unindexed: bool) -> Condition {
     let indexed = match backend {
         DatabaseBackend::Postgres => Expr::cust_with_values(
@@ -183,6 +188,15 @@ mod tests {
     fn the_column_holds_title_and_text_words_once() {
         assert_eq!(column(Some("Malmö wins"), "MALMO WINS again."), "malmo wins again");
         assert_eq!(column(None, ""), "");
+    }
+
+    #[test]
+    fn overlong_words_are_not_indexed_and_never_found() {
+        let long = "x".repeat(MAX_WORD_BYTES + 1);
+        let longest = "y".repeat(MAX_WORD_BYTES);
+        assert_eq!(column(Some(&long), &format!("a {longest} b")), format!("a {longest} b"));
+        assert!(!has_words(None, &long, &words(&long)));
+        assert!(has_words(None, &longest, &words(&longest)));
     }
 
     #[test]

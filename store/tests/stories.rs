@@ -156,12 +156,22 @@ on_both_backends! {
 
     async fn words_find_stories_by_title_and_searchable_text(archive: &Archive) {
         let source = crate::source(archive, "daily").await;
+        let mut state = 1u64;
+        let blob: String = (0..6000)
+            .map(|_| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                char::from(b'a' + (state >> 59) as u8 % 26)
+            })
+            .collect();
         let mut ids = Vec::new();
         for (path, title, text) in [
             ("a", "Malmö wins the cup", "The match was close."),
             ("b", "Fans", "MALMO fans celebrated. Subscribe now."),
             ("c", "Nothing", "Unrelated news."),
             ("d", "МОСКВА: Ἀθῆναι", "東京 नमस्ते São-Paulo"),
+            // Far past PostgreSQL's limit for one GIN entry (and incompressible): not indexed,
+            // and no error.
+            ("e", "Blob", &blob),
         ] {
             let story = NewStory { text: text.to_owned(), ..new(source.id, path, title) };
             ids.push(stories::insert(archive, &story).await.unwrap().story().id);
@@ -202,6 +212,8 @@ on_both_backends! {
         let again = NewStory { text: "Malmö again.".to_owned(), ..new(source.id, "c", "Nothing") };
         stories::replace_extraction(archive, ids[2], &again).await.unwrap();
         assert_eq!(found("malmo").await, ids[..3]);
+        assert_eq!(found("blob").await, ids[4..5]);
+        assert_eq!(found(&blob).await, Vec::<i64>::new());
         assert_eq!(found("unrelated").await, Vec::<i64>::new());
         index_is_sound(archive).await;
     }
