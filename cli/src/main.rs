@@ -266,8 +266,16 @@ async fn init(url: &str) -> Result<()> {
     } else {
         outln!("archive {} is ready; applied {}", archive.display_url(), report.applied.join(", "));
     }
+    say_words_filled(&report);
     archive.close().await?;
     Ok(())
+}
+
+/// What a migration wrote besides the schema: the words of stories archived before word search.
+fn say_words_filled(report: &store::MigrationReport) {
+    if report.search_words_filled > 0 {
+        outln!("indexed the words of {} stories for search", report.search_words_filled);
+    }
 }
 
 async fn migrate(url: &str) -> Result<()> {
@@ -278,9 +286,7 @@ async fn migrate(url: &str) -> Result<()> {
     } else {
         outln!("archive {}: applied {}", archive.display_url(), report.applied.join(", "));
     }
-    if report.search_words_filled > 0 {
-        outln!("indexed the words of {} stories for search", report.search_words_filled);
-    }
+    say_words_filled(&report);
     archive.close().await?;
     Ok(())
 }
