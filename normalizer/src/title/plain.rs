@@ -21,6 +21,18 @@ use super::KEY_PART_MIN_CHARS;
 /// The key of `title` if it is plain (what the general path gives), else `None`.
 #[inline]
 pub(super) fn key(title: &str) -> Option<String> {
+    #[cfg(target_arch = "x86_64")]
+    if avx512::available() {
+        #[allow(unsafe_code)]
+        // SAFETY: `available` said this processor has what `avx512::key` needs.
+        return unsafe { avx512::key(title) };
+    }
+    key_sse2(title)
+}
+
+/// [`key`] with sixteen-byte vectors (SSE2 on x86-64, a portable loop elsewhere).
+#[inline]
+fn key_sse2(title: &str) -> Option<String> {
     let n = title.len();
     if n <= 64 {
         key_in::<u64, { 64 + READ_AHEAD }>(title.as_bytes())
@@ -98,7 +110,7 @@ mask!(u64);
 mask!(u128);
 
 /// A title's bytes by class, a bit each.
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 struct Classes<M> {
     /// ASCII letters and digits.
     alnum: M,
@@ -134,21 +146,7 @@ fn key_in<M: Mask, const PADDED: usize>(bytes: &[u8]) -> Option<String> {
     if classes.other != M::default() {
         return None;
     }
-    let Classes { alnum, space, whitespace, dash, .. } = classes;
-    let copied = alnum | (space & (alnum << 1) & (alnum >> 1));
-    let separator = classes.separator | (dash & (whitespace >> 1));
-    let gaps = !copied & M::low(n);
-    let gap_starts = gaps & !(gaps << 1);
-    // The first bit after each gap, and the same for the gaps without whitespace, without separators.
-    let after = |bits: M| (bits & gaps).wrapping_add(gap_starts) & !gaps;
-    let after_gaps = after(gaps) & copied;
-    let no_whitespace = after(!whitespace);
-    let no_separator = after(!separator);
-    let first = copied & copied.wrapping_neg();
-    let later = after_gaps & !first;
-    let separated = later & !no_separator;
-    let spaced = later & no_separator & !no_whitespace;
-
+    let Marks { copied, after_gaps, separated, spaced } = marks(&classes, n);
     let mut starts = after_gaps | (copied & M::ONE);
     let mut ends = copied & !(copied >> 1);
     // The text grows by at most two bytes a gap (a one-byte separator written `" | "`); then room for
@@ -211,6 +209,39 @@ fn key_in<M: Mask, const PADDED: usize>(bytes: &[u8]) -> Option<String> {
     // no non-ASCII byte (`classes.other` is empty) and the rest of `padded` is zeros. (Validating the
     // key took about 11 ns a title, a sixth of the time of the whole key.)
     Some(unsafe { String::from_utf8_unchecked(out) })
+}
+
+/// Where the key's text comes from, a bit per byte of the title.
+#[derive(Default)]
+struct Marks<M> {
+    /// The bytes copied (lower-cased): letters, digits, single spaces between them.
+    copied: M,
+    /// The first copied byte after each gap.
+    after_gaps: M,
+    /// Of those, the ones after a gap that separates parts (written `" | "` before the run).
+    separated: M,
+    /// And the ones after a gap with whitespace but no separator (a space before the run).
+    spaced: M,
+}
+
+/// The runs and what each gap between them holds, from the classes of a title of `n` bytes.
+#[inline(always)]
+fn marks<M: Mask>(classes: &Classes<M>, n: usize) -> Marks<M> {
+    let Classes { alnum, space, whitespace, dash, .. } = *classes;
+    let copied = alnum | (space & (alnum << 1) & (alnum >> 1));
+    let separator = classes.separator | (dash & (whitespace >> 1));
+    let gaps = !copied & M::low(n);
+    let gap_starts = gaps & !(gaps << 1);
+    // The first bit after each gap, and the same for the gaps without whitespace, without separators.
+    let after = |bits: M| (bits & gaps).wrapping_add(gap_starts) & !gaps;
+    let after_gaps = after(gaps) & copied;
+    let no_whitespace = after(!whitespace);
+    let no_separator = after(!separator);
+    let first = copied & copied.wrapping_neg();
+    let later = after_gaps & !first;
+    let separated = later & !no_separator;
+    let spaced = later & no_separator & !no_whitespace;
+    Marks { copied, after_gaps, separated, spaced }
 }
 
 /// Copies `bytes` (at most `PADDED - READ_AHEAD` of them) to the start of `padded` in sixteen-byte
@@ -314,5 +345,7 @@ fn classify_portable(chunk: &[u8; 16]) -> [u16; 6] {
     bits
 }
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 #[cfg(test)]
 mod tests;

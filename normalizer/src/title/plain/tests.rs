@@ -5,20 +5,67 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
 
-use super::{classify, classify_portable, key};
+use super::{classify, classify_portable, key, key_sse2};
 
-/// Whether `key` agrees with the general path on `title` (trivially when it declines it).
+/// Whether `key` agrees with the general path on `title` (trivially when it declines it), and so does
+/// the sixteen-byte path where the processor has AVX-512 and `key` takes that one.
 #[track_caller]
 fn check(title: &str) -> bool {
+    let general = super::super::key_text(title, None);
+    if let Some(key) = key_sse2(title) {
+        assert_eq!(key, general, "sixteen-byte key of {title:?}");
+    }
     let Some(plain) = key(title) else {
         return false;
     };
-    assert_eq!(plain, super::super::key_text(title, None), "key of {title:?}");
+    assert_eq!(plain, general, "key of {title:?}");
     true
 }
 
+/// Whether `key` takes the AVX-512 path here.
+fn wide() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        super::avx512::available()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The titles `key` takes: plain ASCII, and with AVX-512 also a few other characters.
 fn is_plain(title: &str) -> bool {
-    title.len() <= 128 && title.is_ascii() && !title.contains(['&', '<'])
+    let ascii = title.is_ascii() && !title.contains(['&', '<']);
+    title.len() <= 128 && (ascii || (wide() && is_nearly_plain(title)))
+}
+
+/// A title with no tag, no `&` that may start a reference, and besides ASCII only the no-break
+/// space, the spaces from U+2000 to U+200A, U+2028, U+2029, U+202F, the en and em dashes, the curly
+/// quotes and the ellipsis.
+fn is_nearly_plain(title: &str) -> bool {
+    let reference = title
+        .as_bytes()
+        .windows(2)
+        .any(|pair| pair[0] == b'&' && (pair[1].is_ascii_alphanumeric() || pair[1] == b'#'));
+    let rare = |c: char| {
+        matches!(
+            c,
+            '\u{a0}' | '\u{2000}'
+                ..='\u{200a}'
+                    | '\u{2013}'
+                    | '\u{2014}'
+                    | '\u{2018}'
+                    | '\u{2019}'
+                    | '\u{201c}'
+                    | '\u{201d}'
+                    | '\u{2026}'
+                    | '\u{2028}'
+                    | '\u{2029}'
+                    | '\u{202f}'
+        )
+    };
+    !title.contains('<') && !reference && title.chars().all(|c| c.is_ascii() || rare(c))
 }
 
 #[test]
@@ -56,8 +103,56 @@ fn examples() {
 
 #[test]
 fn declines_what_is_not_plain() {
-    for title in ["AT&amp;T", "<b>x</b>", "caf\u{e9}", &"a".repeat(129)] {
+    for title in [
+        "AT&amp;T",
+        "AT&T",
+        "&#8217;",
+        "a&#",
+        "<b>x</b>",
+        "caf\u{e9}",
+        "\u{200b}",
+        "\u{2012}",
+        "\u{2015}",
+        "\u{201e}",
+        "\u{2030}",
+        "\u{a1}",
+        "\u{1e80}",
+        "\u{ff5c}",
+        &"a".repeat(129),
+    ] {
         assert_eq!(key(title), None, "{title:?}");
+    }
+}
+
+#[test]
+fn quotes_dashes_spaces_and_ampersands() {
+    let titles = [
+        "Budget Traveler\u{2019}s Guide To Travel Insurance",
+        "\u{201c}Quoted\u{201d} and \u{2018}single\u{2019}\u{2026}",
+        "Cybersecurity Sector Update\u{2013}Fall 2025",
+        "A long enough first part of the title \u{2014} Site",
+        "Site \u{2013} A long enough last part of the title",
+        "Short \u{2013} title",
+        "a \u{2013}\u{a0}b",
+        "a -\u{a0}b",
+        "a -\u{2009}b",
+        "a \u{2014}\u{2019} b",
+        "a -\u{2014} b",
+        "a\u{a0}b\u{202f}c\u{2028}d\u{2029}e\u{2000}f",
+        "end dash \u{2014}",
+        "\u{2014}",
+        "\u{2014} ",
+        "Trends & Why They\u{2019}re Smart",
+        "& a &",
+        "a && b",
+        "a &; b &- c & | d",
+        "a&\u{2019}b",
+        // Across the 64-byte halves.
+        "A title that is long enough to cross the first half of sixty\u{2014} four bytes",
+        "A title that is long enough to cross the first half of sixty-\u{a0}four bytes, yes",
+    ];
+    for title in titles {
+        assert_eq!(check(title), is_plain(title), "{title:?}");
     }
 }
 
@@ -109,9 +204,26 @@ fn the_benchmark_titles_agree() {
 fn plain_title() -> impl Strategy<Value = String> {
     let pieces = select(vec![
         "a", "Z", "7", "word", "Longer", " ", "  ", "\t", "\n", "-", " - ", "--", ":", "|", " | ",
-        ",", ".", "'", "\"", "!", "(", ")", ">", "\x0B", "\x1F", "\x7F", "\0",
+        ",", ".", "'", "\"", "!", "(", ")", ">", "\x0B", "\x1F", "\x7F", "\0", "&", "#", "&#",
+        "\u{a0}", "\u{2002}", "\u{2013}", "\u{2014}", "\u{2019}", "\u{201c}", "\u{2026}",
+        "\u{2029}", "\u{202f}", "\u{e9}", "\u{2012}",
     ]);
     vec(pieces, 0..48).prop_map(|pieces| pieces.concat())
+}
+
+/// Titles of 60 to 128 bytes, so that runs, gaps and characters of several bytes straddle the
+/// 64-byte halves.
+fn straddling_title() -> impl Strategy<Value = String> {
+    let pieces = select(vec![
+        "a", "Z", "7", "word", " ", ":", "|", " - ", "-", ",", "&", "\u{a0}", "\u{2014}",
+        "\u{2019}", "\u{2009}",
+    ]);
+    (vec(select(vec!["x"]), 58..62), vec(pieces, 0..24)).prop_map(|(head, tail)| {
+        let mut title = head.concat();
+        title.push(' ');
+        title.push_str(&tail.concat());
+        title
+    })
 }
 
 proptest! {
@@ -124,6 +236,16 @@ proptest! {
 
     #[test]
     fn agrees_on_arbitrary_ascii(title in "[\\x00-\\x7F]{0,140}") {
+        prop_assert_eq!(check(&title), is_plain(&title));
+    }
+
+    #[test]
+    fn agrees_across_the_halves(title in straddling_title()) {
+        prop_assert_eq!(check(&title), is_plain(&title));
+    }
+
+    #[test]
+    fn agrees_on_arbitrary_text(title in "[\\x00-\\x7F\u{a0}-\u{a2}\u{2000}-\u{2030}]{0,140}") {
         prop_assert_eq!(check(&title), is_plain(&title));
     }
 
