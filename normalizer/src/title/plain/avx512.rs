@@ -16,7 +16,9 @@ use std::arch::x86_64::{
 };
 use std::sync::atomic::{AtomicU8, Ordering};
 
+use super::super::chars::{self, Class, Fold};
 use super::{Classes, KEY_PART_MIN_CHARS, Marks, Mask, marks};
+use crate::html;
 
 /// Whether this processor has what [`key`] needs: 0 not checked yet, 1 no, 2 yes.
 static AVAILABLE: AtomicU8 = AtomicU8::new(0);
@@ -50,45 +52,74 @@ pub(super) unsafe fn key(title: &str) -> Option<String> {
     let n = bytes.len();
     if n <= 64 {
         let v = load(bytes);
-        let mut classes = classify(v);
+        let classes = classify(v);
         if classes.other != 0 {
-            settle(&mut classes, &classify_rare(v))?;
+            return settled::<u64, 1>(title);
         }
-        let marks = marks(&classes, n);
-        let (spaces, separators) = (marks.spaced >> 1, marks.separated >> 1);
-        let kept = kept(&marks);
-        Some(finish([text(v, spaces, separators)], kept, separators))
+        Some(key_from([v], &classes, n))
     } else if n <= 128 {
         let (low, high) = bytes.split_at(64);
-        let (low, high) = (load(low), load(high));
-        let (low_classes, high_classes) = (classify(low), classify(high));
-        let join = |low: u64, high: u64| u128::from(low) | u128::from(high) << 64;
-        let mut classes = Classes {
-            alnum: join(low_classes.alnum, high_classes.alnum),
-            space: join(low_classes.space, high_classes.space),
-            whitespace: join(low_classes.whitespace, high_classes.whitespace),
-            separator: join(low_classes.separator, high_classes.separator),
-            dash: join(low_classes.dash, high_classes.dash),
-            other: join(low_classes.other, high_classes.other),
-        };
+        let texts = [load(low), load(high)];
+        let classes: Classes<u128> = join(texts.map(|v| classify(v)));
         if classes.other != 0 {
-            let (low, high) = (classify_rare(low), classify_rare(high));
-            let mut rare = [0; RARE];
-            for (joined, (low, high)) in rare.iter_mut().zip(low.into_iter().zip(high)) {
-                *joined = join(low, high);
-            }
-            settle(&mut classes, &rare)?;
+            return settled::<u128, 2>(title);
         }
-        let marks = marks(&classes, n);
-        let (spaces, separators) = (marks.spaced >> 1, marks.separated >> 1);
-        let kept = kept(&marks);
-        let texts = [
-            text(low, spaces as u64, separators as u64),
-            text(high, (spaces >> 64) as u64, (separators >> 64) as u64),
-        ];
-        Some(finish(texts, kept, separators))
+        Some(key_from(texts, &classes, n))
     } else {
         None
+    }
+}
+
+/// The key from the title's 64-byte pieces and its classes (`n` bytes).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+fn key_from<M: Mask + Halves, const H: usize>(
+    texts: [__m512i; H],
+    classes: &Classes<M>,
+    n: usize,
+) -> String {
+    let marks = marks(classes, n);
+    let (spaces, separators) = (marks.spaced >> 1, marks.separated >> 1);
+    let kept = kept(&marks);
+    let mut h = 0;
+    let texts = texts.map(|v| {
+        let text = text(v, spaces.half(h), separators.half(h));
+        h += 1;
+        text
+    });
+    finish(texts, kept, separators)
+}
+
+/// [`key`] for a title with bytes that [`settle`] may let be. The character references are settled
+/// first, so that no vector is kept across the calls that decode them.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+fn settled<M: Mask + Halves, const H: usize>(title: &str) -> Option<String> {
+    let bytes = title.as_bytes();
+    let pieces = |i: usize| bytes.get(64 * i..).unwrap_or_default();
+    let ampersands = M::from_halves(std::array::from_fn::<_, H, _>(|i| {
+        _mm512_cmpeq_epi8_mask(load(pieces(i)), _mm512_set1_epi8(b'&' as i8))
+    }));
+    let references = references(ampersands, title)?;
+    let texts: [__m512i; H] = std::array::from_fn(|i| load(pieces(i)));
+    let mut classes: Classes<M> = join(texts.map(|v| classify(v)));
+    let rare = texts.map(|v| classify_rare(v));
+    let rare: [M; RARE] = std::array::from_fn(|k| M::from_halves(rare.map(|half| half[k])));
+    settle(&mut classes, &rare, &references)?;
+    Some(key_from(texts, &classes, bytes.len()))
+}
+
+/// The classes of up to two 64-byte pieces as one mask each.
+#[inline(always)]
+fn join<M: Mask + Halves, const H: usize>(pieces: [Classes<u64>; H]) -> Classes<M> {
+    Classes {
+        alnum: M::from_halves(pieces.map(|c| c.alnum)),
+        space: M::from_halves(pieces.map(|c| c.space)),
+        whitespace: M::from_halves(pieces.map(|c| c.whitespace)),
+        separator: M::from_halves(pieces.map(|c| c.separator)),
+        dash: M::from_halves(pieces.map(|c| c.dash)),
+        other: M::from_halves(pieces.map(|c| c.other)),
     }
 }
 
@@ -129,21 +160,19 @@ fn classify(v: __m512i) -> Classes<u64> {
 }
 
 /// The classes of [`classify_rare`], in its order.
-const RARE: usize = 11;
+const RARE: usize = 9;
 const LT: usize = 0;
-const AMPERSAND: usize = 1;
-const HASH: usize = 2;
-const HIGH: usize = 3;
-const LEAD_E2: usize = 4;
-const LEAD_C2: usize = 5;
-const BYTE_80: usize = 6;
-const BYTE_A0: usize = 7;
+const HIGH: usize = 1;
+const LEAD_E2: usize = 2;
+const LEAD_C2: usize = 3;
+const BYTE_80: usize = 4;
+const BYTE_A0: usize = 5;
 /// Last bytes of `E2 80 xx` for `‘ ’ “ ” …`.
-const LAST_QUOTE: usize = 8;
+const LAST_QUOTE: usize = 6;
 /// Last bytes of `E2 80 xx` for `– —`.
-const LAST_DASH: usize = 9;
+const LAST_DASH: usize = 7;
 /// Last bytes of `E2 80 xx` for U+2000 to U+200A, U+2028, U+2029 and U+202F.
-const LAST_SPACE: usize = 10;
+const LAST_SPACE: usize = 8;
 
 /// What [`settle`] needs to know of 64 bytes, a mask each.
 #[inline]
@@ -155,8 +184,6 @@ fn classify_rare(v: __m512i) -> [u64; RARE] {
         |first: u8, len: u8| _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, splat(first)), splat(len));
     [
         is(b'<'),
-        is(b'&'),
-        is(b'#'),
         _mm512_movepi8_mask(v),
         is(0xE2),
         is(0xC2),
@@ -169,21 +196,32 @@ fn classify_rare(v: __m512i) -> [u64; RARE] {
 }
 
 /// Settles the bytes that made `classes.other` non-empty, when they are characters a plain title may
-/// also have: `&` before neither a letter, a digit nor `#` (no reference starts there, so it is
-/// punctuation); the no-break space; and from U+2000 to U+202F the spaces (whitespace), the curly
-/// quotes and the ellipsis (punctuation) and the en and em dashes (dashes, which separate before
-/// whitespace). `None` for anything else: a tag, a reference, another non-ASCII character.
+/// also have: character references to punctuation, dashes, separators and spaces (the reference
+/// taking the class of what it decodes to), a literal `&` (punctuation); the no-break space; and
+/// from U+2000 to U+202F the spaces (whitespace), the curly quotes and the ellipsis (punctuation)
+/// and the en and em dashes (dashes, which separate before whitespace). `None` for anything else: a
+/// tag, a reference to a letter or a digit, another non-ASCII character, and references whose
+/// second decoding could depend on what follows them.
 ///
 /// Each of these characters folds to itself or to ASCII spaces or full stops, is never kept, and sits
 /// whole in a gap, so the rules of the key see in it only what its class says. (English titles have
-/// them often: 7% of the benchmark list, which took the folder about twice as long.)
+/// them often: 13% of the benchmark list, which took the folder about twice as long.)
 #[inline(always)]
-fn settle<M: Mask>(classes: &mut Classes<M>, rare: &[M; RARE]) -> Option<()> {
+fn settle<M: Mask>(
+    classes: &mut Classes<M>,
+    rare: &[M; RARE],
+    references: &References<M>,
+) -> Option<()> {
     let zero = M::default();
-    let reference = rare[AMPERSAND] & ((classes.alnum | rare[HASH]) >> 1);
-    if rare[LT] != zero || reference != zero {
+    if rare[LT] != zero {
         return None;
     }
+    let outside = !references.spans;
+    classes.alnum = classes.alnum & outside;
+    classes.space = classes.space & outside;
+    classes.whitespace = (classes.whitespace & outside) | references.whitespace;
+    classes.separator = (classes.separator & outside) | references.separator;
+    classes.dash = (classes.dash & outside) | references.dash;
     let three = rare[LEAD_E2] & (rare[BYTE_80] >> 1);
     let quote = three & (rare[LAST_QUOTE] >> 2);
     let dash = three & (rare[LAST_DASH] >> 2);
@@ -198,6 +236,86 @@ fn settle<M: Mask>(classes: &mut Classes<M>, rare: &[M; RARE]) -> Option<()> {
     // A dash's last byte: it separates when whitespace comes next.
     classes.dash |= dash << 2;
     Some(())
+}
+
+/// The bytes of a title's character references, and the classes they take, a bit each.
+#[derive(Default)]
+struct References<M> {
+    spans: M,
+    whitespace: M,
+    separator: M,
+    /// The last byte of a reference to a dash.
+    dash: M,
+}
+
+/// The references of `title` (an `&` at each bit of `ampersands`), with the classes of the
+/// characters they decode to, as `html::decode_entities` then folding would see them; a literal `&`
+/// stays punctuation. `None` when a reference decodes to a character that is kept or does not fold
+/// on its own, or when decoding it twice (as the general path does) could depend on what follows.
+fn references<M: Mask>(ampersands: M, title: &str) -> Option<References<M>> {
+    let bytes = title.as_bytes();
+    let zero = M::default();
+    let mut found = References::<M>::default();
+    let mut rest = ampersands;
+    while rest != zero {
+        let at = rest.trailing_zeros() as usize;
+        rest = rest & !(M::ONE << at as u32);
+        let next = |end: usize| bytes.get(end).copied();
+        // Decoding runs twice: an `&` next to another may form a reference the second time.
+        if at > 0 && next(at - 1) == Some(b'&') {
+            return None;
+        }
+        let Some((decoded, used)) = html::scan_reference(title.get(at + 1..)?).0 else {
+            if next(at + 1) == Some(b'&') {
+                return None;
+            }
+            continue;
+        };
+        let end = at + 1 + used;
+        if next(end) == Some(b'&') {
+            return None;
+        }
+        // A decoded `&` is read again with what follows it, which the first decoding left as it
+        // was (a reference's name or digits hold no `&`).
+        if decoded == '&' && html::scan_reference(title.get(end..)?).0.is_some() {
+            return None;
+        }
+        let span = M::low(end) & !M::low(at);
+        found.spans |= span;
+        match class_alone(decoded)? {
+            Class::Space => found.whitespace |= span,
+            Class::Separator => found.separator |= span,
+            Class::Dash => found.dash |= M::ONE << (end - 1) as u32,
+            _ => {}
+        }
+    }
+    Some(found)
+}
+
+/// The class of what `c` folds to on its own, when that is not kept: punctuation (dropped),
+/// whitespace, a separator or a dash. `None` for letters, digits, marks, and characters that do not
+/// fold on their own.
+fn class_alone(c: char) -> Option<Class> {
+    let class = if c.is_ascii() {
+        chars::class_of(c)
+    } else {
+        let code_point = u32::from(c);
+        let block = chars::block(code_point)?;
+        match chars::fold_in(block, code_point) {
+            Fold::One { class, .. } => class,
+            Fold::Many { start, len } => {
+                let many =
+                    block.many.get(usize::from(start)..usize::from(start) + usize::from(len))?;
+                if many.iter().all(|&(_, class)| class == Class::Drop) {
+                    Class::Drop
+                } else {
+                    return None;
+                }
+            }
+            Fold::General => return None,
+        }
+    };
+    matches!(class, Class::Drop | Class::Space | Class::Separator | Class::Dash).then_some(class)
 }
 
 /// The bytes the key keeps: the copied ones, and the last byte of each gap that writes a space or a
@@ -353,11 +471,13 @@ fn ascii(mut key: Vec<u8>, len: usize) -> String {
     }
 }
 
-/// Counting a mask's bits, the bits below a single bit, and a half of 64 bits.
+/// Counting a mask's bits, the bits below a single bit, and halves of 64 bits.
 trait Halves: Mask {
     fn ones(self) -> usize;
     fn below(self) -> Self;
     fn half(self, h: usize) -> u64;
+    /// The mask of up to two halves, the first the low bits.
+    fn from_halves<const H: usize>(halves: [u64; H]) -> Self;
 }
 
 impl Halves for u64 {
@@ -375,6 +495,11 @@ impl Halves for u64 {
     fn half(self, _: usize) -> u64 {
         self
     }
+
+    #[inline(always)]
+    fn from_halves<const H: usize>(halves: [u64; H]) -> Self {
+        halves.first().copied().unwrap_or(0)
+    }
 }
 
 impl Halves for u128 {
@@ -391,5 +516,11 @@ impl Halves for u128 {
     #[inline(always)]
     fn half(self, h: usize) -> u64 {
         (self >> (64 * (h & 1))) as u64
+    }
+
+    #[inline(always)]
+    fn from_halves<const H: usize>(halves: [u64; H]) -> Self {
+        let half = |h: usize| u128::from(halves.get(h).copied().unwrap_or(0));
+        half(0) | half(1) << 64
     }
 }
