@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs Media Cloud's Python implementation and this crate on the same lists, one core each, and prints
-# both throughputs and their ratio. Needs `pip install mediacloud-metadata`; PYTHON picks the interpreter.
+# both throughputs and their ratio, in alternating rounds (ROUNDS, default 5) and their median. Needs
+# `pip install mediacloud-metadata`; PYTHON picks the interpreter.
 # Usage, from anywhere: bash normalizer/benches/compare.sh
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -13,14 +14,27 @@ if command -v taskset >/dev/null; then pin=(taskset -c 0); fi
     cargo build --release --quiet -p normalizer --example throughput)
 rust_bin="${CARGO_TARGET_DIR:-$workspace/target}/release/examples/throughput"
 
-py_out="$("${pin[@]}" "$python" "$here/mediacloud_baseline.py")"
-rs_out="$("${pin[@]}" "$rust_bin")"
-echo "$py_out"
-echo "$rs_out"
-
 value() { echo "$1" | awk -v key="$2" -F': ' '$1 == key { print $2 }'; }
+# Rounds alternate the two sides, so that a slow spell of a shared machine hits both; each round's
+# ratio is printed, then the median of the rounds.
+rounds="${ROUNDS:-5}"
+declare -A ratios
+for ((round = 1; round <= rounds; round++)); do
+    py_out="$("${pin[@]}" "$python" "$here/mediacloud_baseline.py")"
+    rs_out="$("${pin[@]}" "$rust_bin")"
+    if ((round == 1)); then
+        echo "$py_out" | head -2
+        echo "$rs_out" | head -2
+    fi
+    for kind in url title; do
+        py="$(value "$py_out" "$kind items/s")"
+        rs="$(value "$rs_out" "$kind items/s")"
+        ratio="$(awk -v p="$py" -v r="$rs" 'BEGIN { printf "%.1f", r / p }')"
+        ratios[$kind]+="$ratio "
+        printf 'round %d %s: rust %.0f/s, python %.0f/s, ratio %sx\n' "$round" "$kind" "$rs" "$py" "$ratio"
+    done
+done
 for kind in url title; do
-    py="$(value "$py_out" "$kind items/s")"
-    rs="$(value "$rs_out" "$kind items/s")"
-    awk -v k="$kind" -v p="$py" -v r="$rs" 'BEGIN { printf "%s: rust %.0f/s, python %.0f/s, ratio %.1fx\n", k, r, p, r / p }'
+    median="$(echo "${ratios[$kind]}" | tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')"
+    echo "$kind: median ratio ${median}x over $rounds rounds (${ratios[$kind]% })"
 done

@@ -1,5 +1,6 @@
 //! The key of a plain title, from bit masks: ASCII, no `&` or `<`, at most 128 bytes. Most English
-//! titles are plain; the others take the one-pass folder of [`super::fast`].
+//! titles are plain; the others take the one-pass folder of [`super::fast`]. Where the processor has
+//! AVX-512, [`avx512`] makes the same key with 64-byte registers, and takes a few more titles.
 //!
 //! On a plain title the rules of the key reduce to this. Bytes are *copied* (ASCII letters and digits,
 //! and a single space between two of them, lower-cased) or not; the bytes that are not copied form

@@ -327,7 +327,13 @@ proptest! {
     }
 
     #[test]
+    fn agrees_on_any_characters(title in "\\PC{0,70}|[&<#;a-z0-9 \u{80}-\u{10FFFF}]{0,70}") {
+        expect(&title);
+    }
+
+    #[test]
     fn classify_is_the_portable_classify(chunk in any::<[u8; 16]>()) {
         prop_assert_eq!(classify(&chunk), classify_portable(&chunk));
     }
 }
+
