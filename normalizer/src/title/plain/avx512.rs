@@ -7,6 +7,10 @@
 //! keeps. The gap before a run that writes a space or a separator keeps its last byte, made `' '` or
 //! `'|'`; `vpcompressb` packs the kept bytes together. Then the parts are the text between the
 //! `'|'`s: the longest if it is long enough, or the whole text with each `'|'` written `" | "`.
+//!
+//! A title with `&`, `<` or non-ASCII bytes takes [`settled`], which gives character references and
+//! a few non-ASCII characters (curly quotes, en and em dashes, Unicode spaces) the classes of what
+//! they stand for, and declines the rest: they are never kept, so the same masks make their key.
 
 use std::arch::x86_64::{
     __m512i, _mm512_cmpeq_epi8_mask, _mm512_cmplt_epu8_mask, _mm512_mask_blend_epi8,

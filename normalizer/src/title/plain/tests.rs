@@ -336,4 +336,3 @@ proptest! {
         prop_assert_eq!(classify(&chunk), classify_portable(&chunk));
     }
 }
-
