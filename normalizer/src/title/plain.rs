@@ -68,6 +68,12 @@ trait Mask:
     fn wrapping_add(self, other: Self) -> Self;
     fn wrapping_neg(self) -> Self;
     fn trailing_zeros(self) -> u32;
+    /// How many bits are set (for the AVX-512 path).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn ones(self) -> usize;
+    /// The bits below a single bit, all of them for zero (for the AVX-512 path).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn below(self) -> Self;
 }
 
 macro_rules! mask {
@@ -102,6 +108,16 @@ macro_rules! mask {
             #[inline(always)]
             fn trailing_zeros(self) -> u32 {
                 <$t>::trailing_zeros(self)
+            }
+
+            #[inline(always)]
+            fn ones(self) -> usize {
+                <$t>::count_ones(self) as usize
+            }
+
+            #[inline(always)]
+            fn below(self) -> Self {
+                <$t>::wrapping_sub(self, 1)
             }
         }
     };

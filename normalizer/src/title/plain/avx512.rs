@@ -475,26 +475,14 @@ fn ascii(mut key: Vec<u8>, len: usize) -> String {
     }
 }
 
-/// Counting a mask's bits, the bits below a single bit, and halves of 64 bits.
+/// Masks of up to two 64-bit halves.
 trait Halves: Mask {
-    fn ones(self) -> usize;
-    fn below(self) -> Self;
     fn half(self, h: usize) -> u64;
     /// The mask of up to two halves, the first the low bits.
     fn from_halves<const H: usize>(halves: [u64; H]) -> Self;
 }
 
 impl Halves for u64 {
-    #[inline(always)]
-    fn ones(self) -> usize {
-        self.count_ones() as usize
-    }
-
-    #[inline(always)]
-    fn below(self) -> Self {
-        self.wrapping_sub(1)
-    }
-
     #[inline(always)]
     fn half(self, _: usize) -> u64 {
         self
@@ -507,16 +495,6 @@ impl Halves for u64 {
 }
 
 impl Halves for u128 {
-    #[inline(always)]
-    fn ones(self) -> usize {
-        self.count_ones() as usize
-    }
-
-    #[inline(always)]
-    fn below(self) -> Self {
-        self.wrapping_sub(1)
-    }
-
     #[inline(always)]
     fn half(self, h: usize) -> u64 {
         (self >> (64 * (h & 1))) as u64
