@@ -89,10 +89,10 @@ macro_rules! mask {
 
             #[inline(always)]
             fn low(n: usize) -> Self {
-                u32::try_from(n)
-                    .ok()
-                    .and_then(|n| <$t>::MAX.checked_shr(<$t>::BITS.checked_sub(n)?))
-                    .unwrap_or(0)
+                // Plain arithmetic: the `Option` combinators were left as calls in the AVX-512
+                // functions, each with a `vzeroupper`.
+                let bits = <$t>::BITS as usize;
+                if n == 0 || n > bits { 0 } else { <$t>::MAX >> (bits - n) }
             }
 
             #[inline(always)]
