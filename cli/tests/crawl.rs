@@ -7,7 +7,7 @@ use std::time::Duration;
 use store::{Archive, OpenMode};
 use testweb::{Config, Seen, TestWeb};
 
-use crate::{morgue, spawn_morgue, stderr, stdout};
+use crate::{morgue, spawn_morgue, spawn_morgue_logging, stderr, stdout};
 
 /// A test web and an archive in a temporary directory, its sources imported.
 struct Setup {
@@ -220,14 +220,22 @@ fn hostile_hosts_fail_on_their_own_and_leave_the_rest_alone() {
 #[test]
 fn a_crawl_killed_midway_finishes_on_restart_with_nothing_lost_or_doubled() {
     let setup = Setup::new(config(25, 4, 25));
-    let mut child =
-        spawn_morgue(setup.dir.path(), &setup.crawl_args(&["--host-interval", "20ms"]), false);
+    let log = setup.dir.path().join("first-crawl.log");
+    let args = setup.crawl_args(&["--host-interval", "20ms"]);
+    let mut child = spawn_morgue_logging(setup.dir.path(), &args, &log);
     let midway = setup.web.wait_for(Duration::from_secs(120), |seen| {
         seen.iter().filter(|s| is_article(s)).count() >= 30
     });
+    let ended_by_itself = child.try_wait().unwrap();
     child.kill().unwrap();
     child.wait().unwrap();
-    assert!(midway, "the crawl never got halfway");
+    assert!(
+        midway,
+        "the crawl never got halfway ({} article requests seen; morgue {}); its log:\n{}",
+        setup.web.requests().iter().filter(|s| is_article(s)).count(),
+        ended_by_itself.map_or("was still running".to_owned(), |status| format!("ended: {status}")),
+        std::fs::read_to_string(&log).unwrap_or_default()
+    );
     let stored_before =
         setup.archive(async |archive| store::stories::count(archive).await.unwrap());
     let reachable =

@@ -32,6 +32,21 @@ pub(crate) fn spawn_morgue(dir: &Path, args: &[&str], piped: bool) -> std::proce
         .expect("start morgue")
 }
 
+/// `morgue ARGS` started in `dir` like [`spawn_morgue`], its standard output discarded and its
+/// standard error written to `log` (a file never fills up and blocks it, as an unread pipe would).
+pub(crate) fn spawn_morgue_logging(dir: &Path, args: &[&str], log: &Path) -> std::process::Child {
+    let log = std::fs::File::create(log).expect("create the log file");
+    Command::new(env!("CARGO_BIN_EXE_morgue"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("MORGUE_DATABASE_URL")
+        .env_remove("RUST_LOG")
+        .stdout(std::process::Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("start morgue")
+}
+
 /// `morgue ARGS` in `dir`, with the environment cleared of our own variables.
 pub(crate) fn morgue(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_morgue"))

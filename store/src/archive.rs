@@ -6,7 +6,10 @@ use std::time::Duration;
 use migrations::{Migrator, MigratorTrait};
 use sea_orm::sqlx::postgres::{PgConnectOptions, PgConnection};
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
-use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbErr};
+use sea_orm::{
+    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DatabaseTransaction, DbErr,
+    SqliteTransactionMode, TransactionOptions, TransactionTrait,
+};
 
 use crate::error::{Context as _, Error, Result};
 
@@ -231,6 +234,20 @@ impl Archive {
             .into_iter()
             .map(|model| model.version)
             .collect())
+    }
+
+    /// Starts a transaction that writes. On SQLite it takes the write lock at once (`BEGIN
+    /// IMMEDIATE`), waiting for it as long as the busy timeout allows: a deferred transaction takes
+    /// its snapshot at its first statement and, when another connection commits before it gets the
+    /// write lock, fails at once with "database is locked" (`SQLITE_BUSY_SNAPSHOT`, which no busy
+    /// timeout waits out). That aborted crawls whose fetch, frontier and story writes overlapped.
+    /// PostgreSQL ignores the mode.
+    pub(crate) async fn begin_write(&self) -> Result<DatabaseTransaction> {
+        let options = TransactionOptions {
+            sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+            ..TransactionOptions::default()
+        };
+        self.db.begin_with_options(options).await.doing("starting a transaction")
     }
 
     /// Closes every connection, flushing SQLite's write-ahead log.

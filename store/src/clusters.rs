@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
     ActiveValue::NotSet, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, QuerySelect, Set, TransactionTrait,
+    QueryOrder, QuerySelect, Set,
 };
 
 use crate::Archive;
@@ -45,7 +45,7 @@ pub struct Cluster {
 
 /// Creates a cluster with these members (the representative is added if missing).
 pub async fn create(archive: &Archive, representative: i64, members: &[Member]) -> Result<Cluster> {
-    let txn = archive.db.begin().await.doing("starting a transaction")?;
+    let txn = archive.begin_write().await?;
     let now = Utc::now();
     let row = story_cluster::ActiveModel {
         id: NotSet,
@@ -70,7 +70,7 @@ pub async fn replace(
     representative: i64,
     members: &[Member],
 ) -> Result<Cluster> {
-    let txn = archive.db.begin().await.doing("starting a transaction")?;
+    let txn = archive.begin_write().await?;
     let updated = story_cluster::Entity::update_many()
         .col_expr(story_cluster::Column::RepresentativeStoryId, Expr::value(representative))
         .col_expr(story_cluster::Column::UpdatedAt, Expr::value(Utc::now()))
@@ -180,7 +180,7 @@ pub async fn get(archive: &Archive, id: i64) -> Result<Cluster> {
 /// Takes a story out of its cluster, if it is in one; a cluster left with fewer than two members
 /// is deleted.
 pub async fn remove_story(archive: &Archive, story_id: i64) -> Result<()> {
-    let txn = archive.db.begin().await.doing("starting a transaction")?;
+    let txn = archive.begin_write().await?;
     let member = cluster_member::Entity::find_by_id(story_id)
         .one(&txn)
         .await

@@ -18,7 +18,7 @@ use normalizer::{FoldOptions, fold_text};
 use sea_orm::sea_query::{Condition, Expr};
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseBackend, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, TransactionTrait,
+    QuerySelect,
 };
 
 use crate::Archive;
@@ -161,7 +161,7 @@ pub async fn fill_missing(archive: &Archive) -> Result<u64> {
             return Ok(filled);
         }
         // A transaction a batch: one commit (and one sync to disk) for many stories.
-        let txn = archive.db.begin().await.doing("starting a transaction")?;
+        let txn = archive.begin_write().await?;
         for &id in &ids {
             refresh(&txn, id).await?;
         }

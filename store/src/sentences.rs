@@ -7,9 +7,7 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 use sea_orm::sea_query::Expr;
-use sea_orm::{
-    ActiveValue::NotSet, ColumnTrait, Condition, EntityTrait, QueryFilter, Set, TransactionTrait,
-};
+use sea_orm::{ActiveValue::NotSet, ColumnTrait, Condition, EntityTrait, QueryFilter, Set};
 
 use crate::Archive;
 use crate::entity::sentence;
@@ -134,7 +132,7 @@ pub struct Recorded {
 /// Records every sentence of a story in one transaction, and says whose sentences it took over.
 /// Recording a story again changes nothing.
 pub async fn record_story(archive: &Archive, story: &StorySentences<'_>) -> Result<Recorded> {
-    let txn = archive.db.begin().await.doing("starting a transaction")?;
+    let txn = archive.begin_write().await?;
     let mut recorded = Recorded::default();
     let mut hashes: Vec<i64> = story.hashes.to_vec();
     hashes.sort_unstable();

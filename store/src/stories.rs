@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, NaiveDate, Utc};
 use sea_orm::{
     ActiveValue::NotSet, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, QuerySelect, Set, TransactionTrait,
+    QueryOrder, QuerySelect, Set,
 };
 
 use sea_orm::sea_query::Expr;
@@ -196,7 +196,7 @@ impl TryFrom<story_url::Model> for StoryUrl {
 
 /// Inserts a story unless its lossy URL is already stored, and records its first URL.
 pub async fn insert(archive: &Archive, new: &NewStory) -> Result<Inserted> {
-    let txn = archive.db.begin().await.doing("starting a transaction")?;
+    let txn = archive.begin_write().await?;
     let row = story::ActiveModel {
         id: NotSet,
         source_id: Set(new.source_id),
@@ -365,7 +365,7 @@ pub async fn set_sentence_removal(
     searchable_text: Option<&str>,
     removed: &[RemovedSentence],
 ) -> Result<()> {
-    let txn = archive.db.begin().await.doing("starting a transaction")?;
+    let txn = archive.begin_write().await?;
     let result = story::Entity::update_many()
         .col_expr(story::Column::SearchableText, Expr::value(searchable_text.map(str::to_owned)))
         .filter(story::Column::Id.eq(story_id))
