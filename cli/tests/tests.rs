@@ -17,30 +17,25 @@ mod tidy;
 use std::path::Path;
 use std::process::{Command, Output};
 
+/// The `morgue` command with `args`, run in `dir` with the environment cleared of our own variables.
+fn command(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_morgue"));
+    command.args(args).current_dir(dir).env_remove("MORGUE_DATABASE_URL").env_remove("RUST_LOG");
+    command
+}
+
 /// `morgue ARGS` started in `dir` with the environment cleared of our own variables, its standard
 /// output and error piped or discarded.
 pub(crate) fn spawn_morgue(dir: &Path, args: &[&str], piped: bool) -> std::process::Child {
     let stdio = || if piped { std::process::Stdio::piped() } else { std::process::Stdio::null() };
-    Command::new(env!("CARGO_BIN_EXE_morgue"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("MORGUE_DATABASE_URL")
-        .env_remove("RUST_LOG")
-        .stdout(stdio())
-        .stderr(stdio())
-        .spawn()
-        .expect("start morgue")
+    command(dir, args).stdout(stdio()).stderr(stdio()).spawn().expect("start morgue")
 }
 
 /// `morgue ARGS` started in `dir` like [`spawn_morgue`], its standard output discarded and its
 /// standard error written to `log` (a file never fills up and blocks it, as an unread pipe would).
 pub(crate) fn spawn_morgue_logging(dir: &Path, args: &[&str], log: &Path) -> std::process::Child {
     let log = std::fs::File::create(log).expect("create the log file");
-    Command::new(env!("CARGO_BIN_EXE_morgue"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("MORGUE_DATABASE_URL")
-        .env_remove("RUST_LOG")
+    command(dir, args)
         .stdout(std::process::Stdio::null())
         .stderr(log)
         .spawn()
@@ -49,13 +44,7 @@ pub(crate) fn spawn_morgue_logging(dir: &Path, args: &[&str], log: &Path) -> std
 
 /// `morgue ARGS` in `dir`, with the environment cleared of our own variables.
 pub(crate) fn morgue(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morgue"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("MORGUE_DATABASE_URL")
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("run morgue")
+    command(dir, args).output().expect("run morgue")
 }
 
 /// `morgue ARGS` in a temporary directory, with `input` on standard input.
@@ -63,11 +52,7 @@ pub(crate) fn morgue_with_stdin(args: &[&str], input: &[u8]) -> Output {
     use std::io::Write;
     use std::process::Stdio;
     let dir = tempfile::tempdir().expect("temporary directory");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_morgue"))
-        .args(args)
-        .current_dir(dir.path())
-        .env_remove("MORGUE_DATABASE_URL")
-        .env_remove("RUST_LOG")
+    let mut child = command(dir.path(), args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -229,7 +229,6 @@ fn key_in<M: Mask, const PADDED: usize>(bytes: &[u8]) -> Option<String> {
 }
 
 /// Where the key's text comes from, a bit per byte of the title.
-#[derive(Default)]
 struct Marks<M> {
     /// The bytes copied (lower-cased): letters, digits, single spaces between them.
     copied: M,

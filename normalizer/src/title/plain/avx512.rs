@@ -18,29 +18,18 @@ use std::arch::x86_64::{
     _mm512_maskz_loadu_epi8, _mm512_movepi8_mask, _mm512_or_si512, _mm512_set1_epi8,
     _mm512_setzero_si512, _mm512_sub_epi8,
 };
-use std::sync::atomic::{AtomicU8, Ordering};
 
 use super::super::chars::{self, Class, Fold};
 use super::{Classes, KEY_PART_MIN_CHARS, Marks, Mask, marks};
 use crate::html;
 
-/// Whether this processor has what [`key`] needs: 0 not checked yet, 1 no, 2 yes.
-static AVAILABLE: AtomicU8 = AtomicU8::new(0);
-
-/// Whether [`key`] may be called here.
+/// Whether [`key`] may be called here (std checks the processor once and keeps the answer).
 #[inline]
 pub(super) fn available() -> bool {
-    match AVAILABLE.load(Ordering::Relaxed) {
-        0 => {
-            let yes = is_x86_feature_detected!("avx512f")
-                && is_x86_feature_detected!("avx512bw")
-                && is_x86_feature_detected!("avx512vbmi2")
-                && is_x86_feature_detected!("popcnt");
-            AVAILABLE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-            yes
-        }
-        state => state == 2,
-    }
+    is_x86_feature_detected!("avx512f")
+        && is_x86_feature_detected!("avx512bw")
+        && is_x86_feature_detected!("avx512vbmi2")
+        && is_x86_feature_detected!("popcnt")
 }
 
 /// The key of `title` if it is plain, else `None`: what [`super::key`] gives.
