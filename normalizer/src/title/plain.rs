@@ -1,6 +1,8 @@
 //! The key of a plain title, from bit masks: ASCII, no `&` or `<`, at most 128 bytes. Most English
 //! titles are plain; the others take the one-pass folder of [`super::fast`]. Where the processor has
-//! AVX-512, [`avx512`] makes the same key with 64-byte registers, and takes a few more titles.
+//! AVX-512, [`avx512`] makes the same key with 64-byte registers, and takes a few more titles; where
+//! it has AVX2 but not AVX-512, [`avx2`] does, with 32-byte registers. What those two share beyond
+//! [`marks`] is in [`wide`].
 //!
 //! On a plain title the rules of the key reduce to this. Bytes are *copied* (ASCII letters and digits,
 //! and a single space between two of them, lower-cased) or not; the bytes that are not copied form
@@ -27,6 +29,10 @@ pub(super) fn key(title: &str) -> Option<String> {
         #[allow(unsafe_code)]
         // SAFETY: `available` said this processor has what `avx512::key` needs.
         return unsafe { avx512::key(title) };
+    } else if avx2::available() {
+        #[allow(unsafe_code)]
+        // SAFETY: `available` said this processor has what `avx2::key` needs.
+        return unsafe { avx2::key(title) };
     }
     key_sse2(title)
 }
@@ -63,15 +69,24 @@ trait Mask:
     const ONE: Self;
     /// Sixteen bits for the bytes from `16 * chunk`.
     fn chunk(bits: u16, chunk: usize) -> Self;
+    /// The mask of 32-bit pieces, the first the low bits; pieces past `BYTES / 32` are left out (for
+    /// the AVX2 path).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn from_u32s(pieces: [u32; 4]) -> Self;
+    /// The bits as bytes, the first the low bits; zeros past `BYTES / 8` (for the AVX2 path).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn to_bytes(self) -> [u8; 16];
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn leading_zeros(self) -> u32;
     /// The bits of the first `n` bytes.
     fn low(n: usize) -> Self;
     fn wrapping_add(self, other: Self) -> Self;
     fn wrapping_neg(self) -> Self;
     fn trailing_zeros(self) -> u32;
-    /// How many bits are set (for the AVX-512 path).
+    /// How many bits are set (for the wide paths).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn ones(self) -> usize;
-    /// The bits below a single bit, all of them for zero (for the AVX-512 path).
+    /// The bits below a single bit, all of them for zero (for the wide paths).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn below(self) -> Self;
 }
@@ -85,6 +100,24 @@ macro_rules! mask {
             #[inline(always)]
             fn chunk(bits: u16, chunk: usize) -> Self {
                 <$t>::from(bits) << (16 * chunk)
+            }
+
+            #[inline(always)]
+            fn from_u32s(pieces: [u32; 4]) -> Self {
+                let [a, b, c, d] = pieces.map(u64::from);
+                let (low, high) = (a | b << 32, c | d << 32);
+                // `high` is cut off from a `u64`.
+                (u128::from(low) | u128::from(high) << 64) as $t
+            }
+
+            #[inline(always)]
+            fn to_bytes(self) -> [u8; 16] {
+                u128::from(self).to_le_bytes()
+            }
+
+            #[inline(always)]
+            fn leading_zeros(self) -> u32 {
+                <$t>::leading_zeros(self)
             }
 
             #[inline(always)]
@@ -362,6 +395,10 @@ fn classify_portable(chunk: &[u8; 16]) -> [u16; 6] {
 }
 
 #[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 #[cfg(test)]
 mod tests;
+#[cfg(target_arch = "x86_64")]
+mod wide;

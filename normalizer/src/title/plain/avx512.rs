@@ -19,9 +19,8 @@ use std::arch::x86_64::{
     _mm512_setzero_si512, _mm512_sub_epi8,
 };
 
-use super::super::chars::{self, Class, Fold};
-use super::{Classes, KEY_PART_MIN_CHARS, Marks, Mask, marks};
-use crate::html;
+use super::wide::{RARE, kept, longest_part, references, settle};
+use super::{Classes, KEY_PART_MIN_CHARS, Mask, marks};
 
 /// Whether [`key`] may be called here (std checks the processor once and keeps the answer).
 #[inline]
@@ -152,21 +151,6 @@ fn classify(v: __m512i) -> Classes<u64> {
     }
 }
 
-/// The classes of [`classify_rare`], in its order.
-const RARE: usize = 9;
-const LT: usize = 0;
-const HIGH: usize = 1;
-const LEAD_E2: usize = 2;
-const LEAD_C2: usize = 3;
-const BYTE_80: usize = 4;
-const BYTE_A0: usize = 5;
-/// Last bytes of `E2 80 xx` for `‘ ’ “ ” …`.
-const LAST_QUOTE: usize = 6;
-/// Last bytes of `E2 80 xx` for `– —`.
-const LAST_DASH: usize = 7;
-/// Last bytes of `E2 80 xx` for U+2000 to U+200A, U+2028, U+2029 and U+202F.
-const LAST_SPACE: usize = 8;
-
 /// What [`settle`] needs to know of 64 bytes, a mask each.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
@@ -186,136 +170,6 @@ fn classify_rare(v: __m512i) -> [u64; RARE] {
         within(0x93, 2),
         within(0x80, 11) | within(0xA8, 2) | is(0xAF),
     ]
-}
-
-/// Settles the bytes that made `classes.other` non-empty, when they are characters a plain title may
-/// also have: character references to punctuation, dashes, separators and spaces (the reference
-/// taking the class of what it decodes to), a literal `&` (punctuation); the no-break space; and
-/// from U+2000 to U+202F the spaces (whitespace), the curly quotes and the ellipsis (punctuation)
-/// and the en and em dashes (dashes, which separate before whitespace). `None` for anything else: a
-/// tag, a reference to a letter or a digit, another non-ASCII character, and references whose
-/// second decoding could depend on what follows them.
-///
-/// Each of these characters folds to itself or to ASCII spaces or full stops, is never kept, and sits
-/// whole in a gap, so the rules of the key see in it only what its class says. (English titles have
-/// them often: 13% of the benchmark list, which took the folder about twice as long.)
-#[inline(always)]
-fn settle<M: Mask>(
-    classes: &mut Classes<M>,
-    rare: &[M; RARE],
-    references: &References<M>,
-) -> Option<()> {
-    let zero = M::default();
-    if rare[LT] != zero {
-        return None;
-    }
-    let outside = !references.spans;
-    classes.alnum = classes.alnum & outside;
-    classes.space = classes.space & outside;
-    classes.whitespace = (classes.whitespace & outside) | references.whitespace;
-    classes.separator = (classes.separator & outside) | references.separator;
-    classes.dash = (classes.dash & outside) | references.dash;
-    let three = rare[LEAD_E2] & (rare[BYTE_80] >> 1);
-    let quote = three & (rare[LAST_QUOTE] >> 2);
-    let dash = three & (rare[LAST_DASH] >> 2);
-    let space = three & (rare[LAST_SPACE] >> 2);
-    let no_break = rare[LEAD_C2] & (rare[BYTE_A0] >> 1);
-    let whole = |first: M| first | (first << 1) | (first << 2);
-    let whitespace = whole(space) | no_break | (no_break << 1);
-    if rare[HIGH] & !(whole(quote | dash) | whitespace) != zero {
-        return None;
-    }
-    classes.whitespace |= whitespace;
-    // A dash's last byte: it separates when whitespace comes next.
-    classes.dash |= dash << 2;
-    Some(())
-}
-
-/// The bytes of a title's character references, and the classes they take, a bit each.
-#[derive(Default)]
-struct References<M> {
-    spans: M,
-    whitespace: M,
-    separator: M,
-    /// The last byte of a reference to a dash.
-    dash: M,
-}
-
-/// The references of `title` (an `&` at each bit of `ampersands`), with the classes of the
-/// characters they decode to, as `html::decode_entities` then folding would see them; a literal `&`
-/// stays punctuation. `None` when a reference decodes to a character that is kept or does not fold
-/// on its own, or when decoding it twice (as the general path does) could depend on what follows.
-fn references<M: Mask>(ampersands: M, title: &str) -> Option<References<M>> {
-    let bytes = title.as_bytes();
-    let zero = M::default();
-    let mut found = References::<M>::default();
-    let mut rest = ampersands;
-    while rest != zero {
-        let at = rest.trailing_zeros() as usize;
-        rest = rest & !(M::ONE << at as u32);
-        let next = |end: usize| bytes.get(end).copied();
-        // Decoding runs twice: an `&` next to another may form a reference the second time.
-        if at > 0 && next(at - 1) == Some(b'&') {
-            return None;
-        }
-        let Some((decoded, used)) = html::scan_reference(title.get(at + 1..)?).0 else {
-            if next(at + 1) == Some(b'&') {
-                return None;
-            }
-            continue;
-        };
-        let end = at + 1 + used;
-        if next(end) == Some(b'&') {
-            return None;
-        }
-        // A decoded `&` is read again with what follows it, which the first decoding left as it
-        // was (a reference's name or digits hold no `&`).
-        if decoded == '&' && html::scan_reference(title.get(end..)?).0.is_some() {
-            return None;
-        }
-        let span = M::low(end) & !M::low(at);
-        found.spans |= span;
-        match class_alone(decoded)? {
-            Class::Space => found.whitespace |= span,
-            Class::Separator => found.separator |= span,
-            Class::Dash => found.dash |= M::ONE << (end - 1) as u32,
-            _ => {}
-        }
-    }
-    Some(found)
-}
-
-/// The class of what `c` folds to on its own, when that is not kept: punctuation (dropped),
-/// whitespace, a separator or a dash. `None` for letters, digits, marks, and characters that do not
-/// fold on their own.
-fn class_alone(c: char) -> Option<Class> {
-    let class = if c.is_ascii() {
-        chars::class_of(c)
-    } else {
-        let code_point = u32::from(c);
-        let block = chars::block(code_point)?;
-        match chars::fold_in(block, code_point) {
-            Fold::One { class, .. } => class,
-            Fold::Many { start, len } => {
-                let many =
-                    block.many.get(usize::from(start)..usize::from(start) + usize::from(len))?;
-                if many.iter().all(|&(_, class)| class == Class::Drop) {
-                    Class::Drop
-                } else {
-                    return None;
-                }
-            }
-            Fold::General => return None,
-        }
-    };
-    matches!(class, Class::Drop | Class::Space | Class::Separator | Class::Dash).then_some(class)
-}
-
-/// The bytes the key keeps: the copied ones, and the last byte of each gap that writes a space or a
-/// separator.
-#[inline(always)]
-fn kept<M: Mask>(marks: &Marks<M>) -> M {
-    marks.copied | (marks.spaced >> 1) | (marks.separated >> 1)
 }
 
 /// The text the key is taken from, byte for byte with the title: letters and digits lower-cased (bit
@@ -339,33 +193,22 @@ fn finish<M: Mask + Halves, const H: usize>(texts: [__m512i; H], kept: M, separa
     if separators == M::default() {
         return gather(texts, kept);
     }
-    // Each part's bytes are the kept ones between two separators (or an end), which the bits after
-    // one separator and before the next select. On the way, where the spaces around each `'|'` go
-    // in the whole text written out: before and after it, moved by the spaces before it.
+    let (longest, longest_len) = longest_part(kept, separators);
+    if longest_len >= KEY_PART_MIN_CHARS {
+        return gather(texts, longest);
+    }
+    // Where the spaces around each `'|'` go in the whole text written out: before and after it,
+    // moved by the spaces before it.
     let mut rest = separators;
-    let mut after = M::ONE;
-    let (mut longest, mut longest_len) = (M::default(), 0);
     let mut inserted = 0u64;
     let mut before = 0;
-    loop {
+    while rest != M::default() {
         let next = rest & rest.wrapping_neg();
         rest = rest & !next;
-        let part = kept & !after.below() & next.below();
-        let len = part.ones();
-        if len > longest_len {
-            (longest, longest_len) = (part, len);
-        }
-        if next == M::default() {
-            break;
-        }
         let at = (kept & next.below()).ones() + before;
         let space = |at: usize| u32::try_from(at).ok().and_then(|at| 1u64.checked_shl(at));
         inserted |= space(at).unwrap_or(0) | space(at + 2).unwrap_or(0);
         before += 2;
-        after = next << 1;
-    }
-    if longest_len >= KEY_PART_MIN_CHARS {
-        return gather(texts, longest);
     }
     let len = kept.ones() + before;
     match packed(texts, kept) {

@@ -7,13 +7,16 @@ use proptest::sample::select;
 
 use super::{classify, classify_portable, key, key_sse2};
 
-/// Whether `key` agrees with the general path on `title` (trivially when it declines it), and so does
-/// the sixteen-byte path where the processor has AVX-512 and `key` takes that one.
+/// Whether `key` agrees with the general path on `title` (trivially when it declines it), and so do
+/// the sixteen-byte path, and the AVX2 path where the processor has it, whichever `key` takes here.
 #[track_caller]
 fn check(title: &str) -> bool {
     let general = super::super::key_text(title, None);
     if let Some(key) = key_sse2(title) {
         assert_eq!(key, general, "sixteen-byte key of {title:?}");
+    }
+    if let Some(Some(key)) = key_avx2(title) {
+        assert_eq!(key, general, "AVX2 key of {title:?}");
     }
     let Some(plain) = key(title) else {
         return false;
@@ -22,11 +25,22 @@ fn check(title: &str) -> bool {
     true
 }
 
-/// Whether `key` takes the AVX-512 path here.
+/// The AVX2 path's key, if the processor has AVX2 (whether or not `key` takes that path).
+fn key_avx2(title: &str) -> Option<Option<String>> {
+    #[cfg(target_arch = "x86_64")]
+    if super::avx2::available() {
+        #[allow(unsafe_code)]
+        // SAFETY: `available` said this processor has what `avx2::key` needs.
+        return Some(unsafe { super::avx2::key(title) });
+    }
+    None
+}
+
+/// Whether `key` takes a path that also takes titles with a few other characters (AVX-512 or AVX2).
 fn wide() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        super::avx512::available()
+        super::avx512::available() || super::avx2::available()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -34,10 +48,11 @@ fn wide() -> bool {
     }
 }
 
-/// Titles `key` must take: plain ASCII, and with AVX-512 also titles with a few other characters.
-fn is_plain(title: &str) -> bool {
+/// Titles a path must take: plain ASCII, and for a `wide` one also titles with a few other
+/// characters.
+fn is_plain(title: &str, wide: bool) -> bool {
     let ascii = title.is_ascii() && !title.contains(['&', '<']);
-    title.len() <= 128 && (ascii || (wide() && is_nearly_plain(title)))
+    title.len() <= 128 && (ascii || (wide && is_nearly_plain(title)))
 }
 
 /// Titles `key` must decline: long ones, tags, and non-ASCII characters that fold to letters.
@@ -45,7 +60,7 @@ fn is_not_plain(title: &str) -> bool {
     title.len() > 128 || title.contains('<') || !title.chars().all(|c| c.is_ascii() || is_rare(c))
 }
 
-/// The characters besides ASCII that the AVX-512 path takes: the no-break space, the spaces from
+/// The characters besides ASCII that the wide paths take: the no-break space, the spaces from
 /// U+2000 to U+200A, U+2028, U+2029, U+202F, the en and em dashes, the curly quotes and the ellipsis.
 fn is_rare(c: char) -> bool {
     matches!(
@@ -74,15 +89,24 @@ fn is_nearly_plain(title: &str) -> bool {
     !title.contains('<') && !reference && title.chars().all(|c| c.is_ascii() || is_rare(c))
 }
 
-/// Checks `title` (see [`check`]), and that `key` takes it or declines it where it must.
+/// Checks `title` (see [`check`]), and that `key`, and the AVX2 path where the processor has it,
+/// take it or decline it where they must.
 #[track_caller]
 fn expect(title: &str) {
     let taken = check(title);
-    if is_plain(title) {
+    if is_plain(title, wide()) {
         assert!(taken, "declined {title:?}");
     }
     if is_not_plain(title) {
         assert!(!taken, "took {title:?}");
+    }
+    if let Some(key) = key_avx2(title) {
+        if is_plain(title, true) {
+            assert!(key.is_some(), "AVX2 declined {title:?}");
+        }
+        if is_not_plain(title) {
+            assert!(key.is_none(), "AVX2 took {title:?}");
+        }
     }
 }
 
@@ -254,10 +278,10 @@ fn every_ascii_byte_in_context() {
 #[test]
 fn the_benchmark_titles_agree() {
     let titles = include_str!("../../../benches/data/titles.txt");
-    let plain: Vec<&str> = titles.lines().filter(|t| is_plain(t)).collect();
-    assert!(plain.len() > 1000, "{} plain titles", plain.len());
-    for title in plain {
-        assert!(check(title), "declined {title:?}");
+    let plain = titles.lines().filter(|t| is_plain(t, wide())).count();
+    assert!(plain > 1000, "{plain} plain titles");
+    for title in titles.lines() {
+        expect(title);
     }
 }
 

@@ -1,0 +1,174 @@
+//! What the wide-vector paths ([`super::avx512`], [`super::avx2`]) share beyond [`super::marks`]:
+//! settling the few non-ASCII characters and character references a plain title may also have, the
+//! bytes the key keeps, and its longest part.
+
+use super::super::chars::{self, Class, Fold};
+use super::{Classes, Marks, Mask};
+use crate::html;
+
+/// The classes of the wide paths' `classify_rare`, in its order: the bytes [`settle`] looks at.
+pub(super) const RARE: usize = 9;
+pub(super) const LT: usize = 0;
+pub(super) const HIGH: usize = 1;
+pub(super) const LEAD_E2: usize = 2;
+pub(super) const LEAD_C2: usize = 3;
+pub(super) const BYTE_80: usize = 4;
+pub(super) const BYTE_A0: usize = 5;
+/// Last bytes of `E2 80 xx` for `‘ ’ “ ” …`.
+pub(super) const LAST_QUOTE: usize = 6;
+/// Last bytes of `E2 80 xx` for `– —`.
+pub(super) const LAST_DASH: usize = 7;
+/// Last bytes of `E2 80 xx` for U+2000 to U+200A, U+2028, U+2029 and U+202F.
+pub(super) const LAST_SPACE: usize = 8;
+
+/// Settles the bytes that made `classes.other` non-empty, when they are characters a plain title may
+/// also have: character references to punctuation, dashes, separators and spaces (the reference
+/// taking the class of what it decodes to), a literal `&` (punctuation); the no-break space; and
+/// from U+2000 to U+202F the spaces (whitespace), the curly quotes and the ellipsis (punctuation)
+/// and the en and em dashes (dashes, which separate before whitespace). `None` for anything else: a
+/// tag, a reference to a letter or a digit, another non-ASCII character, and references whose
+/// second decoding could depend on what follows them.
+///
+/// Each of these characters folds to itself or to ASCII spaces or full stops, is never kept, and sits
+/// whole in a gap, so the rules of the key see in it only what its class says. (English titles have
+/// them often: 13% of the benchmark list, which took the folder about twice as long.)
+#[inline(always)]
+pub(super) fn settle<M: Mask>(
+    classes: &mut Classes<M>,
+    rare: &[M; RARE],
+    references: &References<M>,
+) -> Option<()> {
+    let zero = M::default();
+    if rare[LT] != zero {
+        return None;
+    }
+    let outside = !references.spans;
+    classes.alnum = classes.alnum & outside;
+    classes.space = classes.space & outside;
+    classes.whitespace = (classes.whitespace & outside) | references.whitespace;
+    classes.separator = (classes.separator & outside) | references.separator;
+    classes.dash = (classes.dash & outside) | references.dash;
+    let three = rare[LEAD_E2] & (rare[BYTE_80] >> 1);
+    let quote = three & (rare[LAST_QUOTE] >> 2);
+    let dash = three & (rare[LAST_DASH] >> 2);
+    let space = three & (rare[LAST_SPACE] >> 2);
+    let no_break = rare[LEAD_C2] & (rare[BYTE_A0] >> 1);
+    let whole = |first: M| first | (first << 1) | (first << 2);
+    let whitespace = whole(space) | no_break | (no_break << 1);
+    if rare[HIGH] & !(whole(quote | dash) | whitespace) != zero {
+        return None;
+    }
+    classes.whitespace |= whitespace;
+    // A dash's last byte: it separates when whitespace comes next.
+    classes.dash |= dash << 2;
+    Some(())
+}
+
+/// The bytes of a title's character references, and the classes they take, a bit each.
+#[derive(Default)]
+pub(super) struct References<M> {
+    pub(super) spans: M,
+    pub(super) whitespace: M,
+    pub(super) separator: M,
+    /// The last byte of a reference to a dash.
+    pub(super) dash: M,
+}
+
+/// The references of `title` (an `&` at each bit of `ampersands`), with the classes of the
+/// characters they decode to, as `html::decode_entities` then folding would see them; a literal `&`
+/// stays punctuation. `None` when a reference decodes to a character that is kept or does not fold
+/// on its own, or when decoding it twice (as the general path does) could depend on what follows.
+pub(super) fn references<M: Mask>(ampersands: M, title: &str) -> Option<References<M>> {
+    let bytes = title.as_bytes();
+    let zero = M::default();
+    let mut found = References::<M>::default();
+    let mut rest = ampersands;
+    while rest != zero {
+        let at = rest.trailing_zeros() as usize;
+        rest = rest & !(M::ONE << at as u32);
+        let next = |end: usize| bytes.get(end).copied();
+        // Decoding runs twice: an `&` next to another may form a reference the second time.
+        if at > 0 && next(at - 1) == Some(b'&') {
+            return None;
+        }
+        let Some((decoded, used)) = html::scan_reference(title.get(at + 1..)?).0 else {
+            if next(at + 1) == Some(b'&') {
+                return None;
+            }
+            continue;
+        };
+        let end = at + 1 + used;
+        if next(end) == Some(b'&') {
+            return None;
+        }
+        // A decoded `&` is read again with what follows it, which the first decoding left as it
+        // was (a reference's name or digits hold no `&`).
+        if decoded == '&' && html::scan_reference(title.get(end..)?).0.is_some() {
+            return None;
+        }
+        let span = M::low(end) & !M::low(at);
+        found.spans |= span;
+        match class_alone(decoded)? {
+            Class::Space => found.whitespace |= span,
+            Class::Separator => found.separator |= span,
+            Class::Dash => found.dash |= M::ONE << (end - 1) as u32,
+            _ => {}
+        }
+    }
+    Some(found)
+}
+
+/// The class of what `c` folds to on its own, when that is not kept: punctuation (dropped),
+/// whitespace, a separator or a dash. `None` for letters, digits, marks, and characters that do not
+/// fold on their own.
+fn class_alone(c: char) -> Option<Class> {
+    let class = if c.is_ascii() {
+        chars::class_of(c)
+    } else {
+        let code_point = u32::from(c);
+        let block = chars::block(code_point)?;
+        match chars::fold_in(block, code_point) {
+            Fold::One { class, .. } => class,
+            Fold::Many { start, len } => {
+                let many =
+                    block.many.get(usize::from(start)..usize::from(start) + usize::from(len))?;
+                if many.iter().all(|&(_, class)| class == Class::Drop) {
+                    Class::Drop
+                } else {
+                    return None;
+                }
+            }
+            Fold::General => return None,
+        }
+    };
+    matches!(class, Class::Drop | Class::Space | Class::Separator | Class::Dash).then_some(class)
+}
+
+/// The bytes the key keeps: the copied ones, and the last byte of each gap that writes a space or a
+/// separator.
+#[inline(always)]
+pub(super) fn kept<M: Mask>(marks: &Marks<M>) -> M {
+    marks.copied | (marks.spaced >> 1) | (marks.separated >> 1)
+}
+
+/// The longest part of the `kept` bytes that `separators` (kept bytes) split, as a mask, and its
+/// length: the first of the longest. One part when there are no separators.
+#[inline(always)]
+pub(super) fn longest_part<M: Mask>(kept: M, separators: M) -> (M, usize) {
+    let mut rest = separators;
+    let mut after = M::ONE;
+    let (mut longest, mut longest_len) = (M::default(), 0);
+    loop {
+        let next = rest & rest.wrapping_neg();
+        rest = rest & !next;
+        let part = kept & !after.below() & next.below();
+        let len = part.ones();
+        if len > longest_len {
+            (longest, longest_len) = (part, len);
+        }
+        if next == M::default() {
+            return (longest, longest_len);
+        }
+        after = next << 1;
+    }
+}
