@@ -69,13 +69,13 @@ trait Mask:
     const ONE: Self;
     /// Sixteen bits for the bytes from `16 * chunk`.
     fn chunk(bits: u16, chunk: usize) -> Self;
-    /// The mask of 32-bit pieces, the first the low bits; pieces past `BYTES / 32` are left out (for
-    /// the AVX2 path).
+    /// The mask of two 64-bit halves, the first the low bits; a `u64` is only the first (for the
+    /// AVX2 path).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    fn from_u32s(pieces: [u32; 4]) -> Self;
-    /// The bits as bytes, the first the low bits; zeros past `BYTES / 8` (for the AVX2 path).
+    fn from_u64s(halves: [u64; 2]) -> Self;
+    /// The bits of the first 32 bytes (for the AVX2 path).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    fn to_bytes(self) -> [u8; 16];
+    fn low_u32(self) -> u32;
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn leading_zeros(self) -> u32;
     /// The bits of the first `n` bytes.
@@ -103,16 +103,15 @@ macro_rules! mask {
             }
 
             #[inline(always)]
-            fn from_u32s(pieces: [u32; 4]) -> Self {
-                let [a, b, c, d] = pieces.map(u64::from);
-                let (low, high) = (a | b << 32, c | d << 32);
+            fn from_u64s(halves: [u64; 2]) -> Self {
+                let [low, high] = halves.map(u128::from);
                 // `high` is cut off from a `u64`.
-                (u128::from(low) | u128::from(high) << 64) as $t
+                (low | high << 64) as $t
             }
 
             #[inline(always)]
-            fn to_bytes(self) -> [u8; 16] {
-                u128::from(self).to_le_bytes()
+            fn low_u32(self) -> u32 {
+                self as u32
             }
 
             #[inline(always)]

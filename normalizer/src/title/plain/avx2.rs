@@ -13,9 +13,11 @@
 //! separator's space widened to `" | "` in place.
 
 use std::arch::x86_64::{
-    __m128i, __m256i, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_shuffle_epi8, _mm256_add_epi8,
-    _mm256_blendv_epi8, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256,
-    _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_storeu_si256,
+    __m256i, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_shuffle_epi8,
+    _mm256_add_epi8, _mm256_and_si256, _mm256_blendv_epi8, _mm256_castsi256_si128,
+    _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_extracti128_si256, _mm256_loadu_si256,
+    _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_set1_epi64x,
+    _mm256_setr_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi8,
 };
 
 use super::wide::{
@@ -42,47 +44,42 @@ pub(super) fn available() -> bool {
 pub(super) unsafe fn key(title: &str) -> Option<String> {
     let n = title.len();
     if n <= 64 {
-        key_in::<u64, 2, 96>(title)
+        key_in::<u64, 2>(title)
     } else if n <= 128 {
-        key_in::<u128, 4, 160>(title)
+        key_in::<u128, 4>(title)
     } else {
         None
     }
 }
 
-/// The key of a title of at most `32 * C` bytes; `B` is `32 * C + 32`, room for the title and for
-/// the eight-byte reads of the packing past it.
+/// The key of a title of at most `32 * C` bytes.
 #[inline]
 #[target_feature(enable = "avx2,popcnt")]
-fn key_in<M: Mask, const C: usize, const B: usize>(title: &str) -> Option<String> {
-    let mut text = [0u8; B];
-    fill(title.as_bytes(), &mut text)?;
-    let mut bits = [[0; 6]; 4];
-    for c in 0..C {
-        let chunk = text.get_mut(32 * c..)?.first_chunk_mut::<32>()?;
-        let lowered;
-        (*bits.get_mut(c)?, lowered) = classify(chunk);
-        *chunk = lowered;
+fn key_in<M: Mask, const C: usize>(title: &str) -> Option<String> {
+    let pieces = load::<C>(title.as_bytes())?;
+    let mut bits = [[0; 6]; C];
+    let mut texts = pieces.v;
+    for (text, bits) in texts.iter_mut().zip(&mut bits) {
+        (*bits, *text) = classify(*text);
     }
-    let classes = join::<M>(&bits);
+    let classes = join::<M, C>(&bits, &shifts(&pieces.at));
     if classes.other != M::default() {
-        return settled::<M, C, B>(title);
+        return settled::<M, C>(title);
     }
-    finish(&text, &classes, title.len())
+    finish(&texts, &pieces.at, &classes, title.len())
 }
 
 /// [`key`] for a title with bytes that [`settle`] may let be.
 #[cold]
 #[inline(never)]
 #[target_feature(enable = "avx2,popcnt")]
-fn settled<M: Mask, const C: usize, const B: usize>(title: &str) -> Option<String> {
-    let mut text = [0u8; B];
-    fill(title.as_bytes(), &mut text)?;
-    let mut bits = [[0; 6]; 4];
-    let mut rare = [[0; RARE + 1]; 4];
+fn settled<M: Mask, const C: usize>(title: &str) -> Option<String> {
+    let pieces = load::<C>(title.as_bytes())?;
+    let mut bits = [[0; 6]; C];
+    let mut rare = [[0; RARE + 1]; C];
     for c in 0..C {
-        let chunk = text.get_mut(32 * c..)?.first_chunk_mut::<32>()?;
-        let found = classify_rare(chunk);
+        let v = *pieces.v.get(c)?;
+        let found = classify_rare(v);
         // Most titles here have letters beyond ASCII: declined at once, by their first bytes that
         // are no part of what `settle` may let be (which checks exactly).
         let maybe = [LEAD_E2, LEAD_C2, BYTE_80, BYTE_A0, LAST_QUOTE, LAST_DASH, LAST_SPACE]
@@ -92,31 +89,70 @@ fn settled<M: Mask, const C: usize, const B: usize>(title: &str) -> Option<Strin
             return None;
         }
         *rare.get_mut(c)? = found;
-        let lowered;
-        (*bits.get_mut(c)?, lowered) = classify(chunk);
-        *chunk = lowered;
+        *bits.get_mut(c)? = classify(v).0;
     }
-    let mut classes = join::<M>(&bits);
-    let rare: [M; RARE + 1] =
-        std::array::from_fn(|k| M::from_u32s(rare.map(|chunk| chunk.get(k).copied().unwrap_or(0))));
-    let (ampersands, rare) = rare.split_last()?;
+    let shifts = shifts(&pieces.at);
+    let mut classes = join::<M, C>(&bits, &shifts);
+    let mut joined = [M::default(); RARE + 1];
+    for (k, class) in joined.iter_mut().enumerate() {
+        *class = join_class(&rare.map(|piece| piece.get(k).copied().unwrap_or(0)), &shifts);
+    }
+    let (ampersands, rare) = joined.split_last()?;
     let references = references(*ampersands, title)?;
     settle(&mut classes, rare.first_chunk::<RARE>()?, &references)?;
-    // A reference's letters and digits are not the key's: the gap's byte it may keep is a space.
-    let mut spans = references.spans;
-    while spans != M::default() {
-        let at = spans.trailing_zeros() as usize;
-        spans = spans & !(M::ONE << at as u32);
-        *text.get_mut(at)? = b' ';
+    // The text from the settled letters and digits: a reference's are not the key's, and the gap's
+    // byte a reference may hold is a space.
+    let splat = |b: u8| _mm256_set1_epi8(i8::from_le_bytes([b]));
+    let mut texts = pieces.v;
+    for (text, &at) in texts.iter_mut().zip(&pieces.at) {
+        let alnum = bytes_of((classes.alnum >> at as u32).low_u32());
+        *text = _mm256_blendv_epi8(splat(b' '), _mm256_or_si256(*text, splat(0x20)), alnum);
     }
-    finish(&text, &classes, title.len())
+    finish(&texts, &pieces.at, &classes, title.len())
 }
 
-/// The classes of a title from those of its 32-byte pieces (a bit each, in the order of
-/// [`Classes`]).
+/// A title of at most `32 * C` bytes in registers: piece `c` is the 32 bytes from `at[c]`, which is
+/// `32 * c` but never past the title's last 32 bytes, so that the last pieces may overlap the ones
+/// before. Piece `c` stands for the title's bytes from `32 * c` (up to 32 of them). Nothing past
+/// the title is read: a title of fewer than 32 bytes is copied into zeros first.
+struct Pieces<const C: usize> {
+    v: [__m256i; C],
+    at: [usize; C],
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load<const C: usize>(bytes: &[u8]) -> Option<Pieces<C>> {
+    let n = bytes.len();
+    let mut v = [_mm256_setzero_si256(); C];
+    if n < 32 {
+        let mut short = [0u8; 32];
+        short.get_mut(..n)?.copy_from_slice(bytes);
+        *v.first_mut()? = load32(&short);
+        return Some(Pieces { v, at: std::array::from_fn(|c| 32 * c) });
+    }
+    let at: [usize; C] = std::array::from_fn(|c| (32 * c).min(n - 32));
+    for (v, &at) in v.iter_mut().zip(&at) {
+        *v = load32(bytes.get(at..)?.first_chunk::<32>()?);
+    }
+    Some(Pieces { v, at })
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load32(bytes: &[u8; 32]) -> __m256i {
+    #[allow(unsafe_code)]
+    // SAFETY: reads the 32 bytes of `bytes`; an unaligned load needs no alignment.
+    unsafe {
+        _mm256_loadu_si256(bytes.as_ptr().cast())
+    }
+}
+
+/// The classes of a title from those of its pieces (a bit each, in the order of [`Classes`]).
 #[inline(always)]
-fn join<M: Mask>(bits: &[[u32; 6]; 4]) -> Classes<M> {
-    let class = |k: usize| M::from_u32s(bits.map(|piece| piece.get(k).copied().unwrap_or(0)));
+fn join<M: Mask, const C: usize>(bits: &[[u32; 6]; C], shifts: &[u32; C]) -> Classes<M> {
+    let class =
+        |k: usize| join_class(&bits.map(|piece| piece.get(k).copied().unwrap_or(0)), shifts);
     Classes {
         alnum: class(0),
         space: class(1),
@@ -127,29 +163,55 @@ fn join<M: Mask>(bits: &[[u32; 6]; 4]) -> Classes<M> {
     }
 }
 
-/// The key from the title's classes and `text` (its bytes as [`classify`] writes them; `n` of them).
+/// Where [`join_class`] moves each piece's bits: byte `j` of piece `c` is the title's byte
+/// `at[c] + j`, in the 64-bit half `c / 2`; it is shifted there from bit `32 + j`, to the right only.
+#[inline(always)]
+fn shifts<const C: usize>(at: &[usize; C]) -> [u32; C] {
+    std::array::from_fn(|c| {
+        (32 + 64 * (c / 2)).saturating_sub(at.get(c).copied().unwrap_or(0)) as u32
+    })
+}
+
+/// A bit per byte of a title from a bit per byte of each of its pieces, moved by [`shifts`]. Bits
+/// shifted out below a half are of bytes that the pieces before have too, as are the bits that
+/// overlap theirs.
+#[inline(always)]
+fn join_class<M: Mask, const C: usize>(bits: &[u32; C], shifts: &[u32; C]) -> M {
+    let mut halves = [0u64; 2];
+    for (c, (&bits, &shift)) in bits.iter().zip(shifts).enumerate() {
+        if let Some(half) = halves.get_mut(c / 2) {
+            *half |= (u64::from(bits) << 32).checked_shr(shift).unwrap_or(0);
+        }
+    }
+    M::from_u64s(halves)
+}
+
+/// The key from the title's classes and its pieces as [`classify`] writes them (`n` bytes).
 #[inline]
 #[target_feature(enable = "avx2,popcnt")]
-fn finish<M: Mask, const B: usize>(
-    text: &[u8; B],
+fn finish<M: Mask, const C: usize>(
+    texts: &[__m256i; C],
+    at: &[usize; C],
     classes: &Classes<M>,
     n: usize,
 ) -> Option<String> {
     let marks = marks(classes, n);
-    // The gaps' last bytes that are kept are `' '` in `text` already: `classify` made every byte
+    // The gaps' last bytes that are kept are `' '` in the text already: `classify` made every byte
     // but letters and digits a space.
     let separators = marks.separated >> 1;
     let kept = kept(&marks);
-    if separators == M::default() {
-        return Some(packed::<M, B>(text, kept, kept.ones()));
-    }
-    let (longest, longest_len) = longest_part(kept, separators);
-    if longest_len >= KEY_PART_MIN_CHARS {
-        return Some(packed::<M, B>(text, longest, longest_len));
-    }
-    let count = separators.ones();
     let len = kept.ones();
-    let mut key = packed::<M, B>(text, kept, len + 2 * count).into_bytes();
+    // The longest part if there are several and it is long enough, else the whole text with room
+    // for the separators: one call of `packed`, which is then inlined.
+    let (longest, longest_len) = longest_part(kept, separators);
+    let whole = separators == M::default() || longest_len < KEY_PART_MIN_CHARS;
+    let count = if whole { separators.ones() } else { 0 };
+    let (selected, room) = if whole { (kept, len + 2 * count) } else { (longest, longest_len) };
+    let key = packed(texts, at, selected, room);
+    if count == 0 {
+        return Some(key);
+    }
+    let mut key = key.into_bytes();
     key.resize(len + 2 * count, b' ');
     // Each separator's space becomes `" | "`, from the last one back, moving the text after it
     // right by two for each separator up to it.
@@ -169,70 +231,82 @@ fn finish<M: Mask, const B: usize>(
     Some(unsafe { String::from_utf8_unchecked(key) })
 }
 
-/// Copies the title (at most `B - 32` bytes) to the start of `text`, the rest staying zero: 32-byte
-/// pieces, the last one ending at the title's end.
-#[inline(always)]
-fn fill<const B: usize>(bytes: &[u8], text: &mut [u8; B]) -> Option<()> {
-    let n = bytes.len();
-    if n < 32 {
-        text.get_mut(..n)?.copy_from_slice(bytes);
-        return Some(());
-    }
-    let mut at = 0;
-    while at < B - 32 {
-        // Past the end, the last 32 bytes again, which leaves what is already there as it is.
-        let from = at.min(n - 32);
-        let piece = bytes.get(from..)?.first_chunk::<32>()?;
-        text.get_mut(from..)?.first_chunk_mut::<32>()?.copy_from_slice(piece);
-        at += 32;
-    }
-    Some(())
-}
-
-/// The `kept` bytes of `text`, in order, as a string with room for `room` bytes (at least their
-/// number).
+/// The `kept` bytes of the title, from its pieces' text, in order, as a string with room for `room`
+/// bytes (at least their number).
 #[inline]
 #[target_feature(enable = "avx2,popcnt")]
-fn packed<M: Mask, const B: usize>(text: &[u8; B], kept: M, room: usize) -> String {
+fn packed<M: Mask, const C: usize>(
+    texts: &[__m256i; C],
+    at: &[usize; C],
+    kept: M,
+    room: usize,
+) -> String {
     let len = kept.ones();
     let mut key: Vec<u8> = Vec::with_capacity(room.max(len) + 8);
-    let mut at = 0;
-    let groups = kept.to_bytes();
-    for g in 0..M::BYTES / 8 {
-        let selected = groups.get(g).copied().unwrap_or(0);
-        let Some(group) = text.get(8 * g..).and_then(|t| t.first_chunk::<8>()) else {
-            break;
-        };
-        let bytes = pack(*group, selected);
-        // Eight bytes are written; those past the kept ones are overwritten or cut off.
-        let Some(out) = key.spare_capacity_mut().get_mut(at..at + 8) else {
-            break;
-        };
-        for (slot, b) in out.iter_mut().zip(bytes) {
-            slot.write(b);
+    let mut written = 0;
+    for (c, (&text, &at)) in texts.iter().zip(at).enumerate() {
+        // The kept bytes this piece stands for: from the title's byte `32 * c`, its own `32 * c - at`.
+        let own = (kept >> at as u32).low_u32()
+            & u32::MAX.checked_shl((32 * c).saturating_sub(at) as u32).unwrap_or(0);
+        for (g, group) in lanes(text).into_iter().enumerate() {
+            let selected = (own >> (8 * g)) as u8;
+            // Eight bytes are written; those past the kept ones are overwritten or cut off.
+            let Some(out) = key.spare_capacity_mut().get_mut(written..written + 8) else {
+                break;
+            };
+            for (slot, b) in out.iter_mut().zip(pack(group, selected).to_le_bytes()) {
+                slot.write(b);
+            }
+            written += selected.count_ones() as usize;
         }
-        at += selected.count_ones() as usize;
     }
     #[allow(unsafe_code)]
     // SAFETY: the first `len` bytes were written (each step wrote eight bytes from the number kept
     // before it, and `len` is all of them), within the capacity. They are ASCII, so the string is
-    // UTF-8: `text` holds ASCII letters and digits with bit 5 set, and spaces (`classify` wrote every
-    // other byte as a space), and zeros.
+    // UTF-8: the text holds ASCII letters and digits with bit 5 set, and spaces (`classify`, and
+    // `settled`, wrote every other byte as a space).
     unsafe {
-        key.set_len(at.min(len).min(key.capacity()));
+        key.set_len(written.min(len).min(key.capacity()));
         debug_assert!(key.is_ascii());
         String::from_utf8_unchecked(key)
     }
+}
+
+/// The four eight-byte groups of a piece, the first the low bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn lanes(v: __m256i) -> [i64; 4] {
+    let high = _mm256_extracti128_si256::<1>(v);
+    let low = _mm256_castsi256_si128(v);
+    [
+        _mm_cvtsi128_si64(low),
+        _mm_extract_epi64::<1>(low),
+        _mm_cvtsi128_si64(high),
+        _mm_extract_epi64::<1>(high),
+    ]
 }
 
 /// The bytes of `group` at the bits of `selected`, packed at the start; zeros after them.
 /// (`pshufb` is SSSE3, which AVX2 implies.)
 #[inline]
 #[target_feature(enable = "avx2")]
-fn pack(group: [u8; 8], selected: u8) -> [u8; 8] {
+fn pack(group: i64, selected: u8) -> i64 {
     let order = _mm_cvtsi64_si128(PACK[usize::from(selected)]);
-    let group: __m128i = _mm_cvtsi64_si128(i64::from_le_bytes(group));
-    _mm_cvtsi128_si64(_mm_shuffle_epi8(group, order)).to_le_bytes()
+    _mm_cvtsi128_si64(_mm_shuffle_epi8(_mm_cvtsi64_si128(group), order))
+}
+
+/// A byte per bit: `0xFF` where `bits` has a one.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn bytes_of(bits: u32) -> __m256i {
+    // Byte `i` gets byte `i / 8` of `bits` (within each 16-byte lane, which holds all four), then
+    // its own bit of it.
+    let spread = _mm256_shuffle_epi8(
+        _mm256_set1_epi32(i32::from_le_bytes(bits.to_le_bytes())),
+        _mm256_setr_epi64x(0, 0x0101_0101_0101_0101, 0x0202_0202_0202_0202, 0x0303_0303_0303_0303),
+    );
+    let select = _mm256_set1_epi64x(i64::from_le_bytes([1, 2, 4, 8, 16, 32, 64, 128]));
+    _mm256_cmpeq_epi8(_mm256_and_si256(spread, select), select)
 }
 
 /// For each way to keep bytes of eight, the `pshufb` order that packs them: the index of each kept
@@ -260,10 +334,7 @@ const PACK: [i64; 256] = {
 /// them: letters and digits lower-cased (bit 5 set), everything else `' '`.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn classify(chunk: &[u8; 32]) -> ([u32; 6], [u8; 32]) {
-    #[allow(unsafe_code)]
-    // SAFETY: reads the 32 bytes of `chunk`; an unaligned load needs no alignment.
-    let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+fn classify(v: __m256i) -> ([u32; 6], __m256i) {
     let splat = |b: u8| _mm256_set1_epi8(i8::from_le_bytes([b]));
     let is = |b: u8| _mm256_cmpeq_epi8(v, splat(b));
     // `first <= x < first + len` as a signed compare after shifting `first` to -128.
@@ -278,18 +349,9 @@ fn classify(chunk: &[u8; 32]) -> ([u32; 6], [u8; 32]) {
     // The sign bit marks non-ASCII bytes.
     let other = _mm256_or_si256(v, _mm256_or_si256(is(b'&'), is(b'<')));
     let bits = |x: __m256i| _mm256_movemask_epi8(x) as u32;
-    let mut text = [0u8; 32];
-    #[allow(unsafe_code)]
-    // SAFETY: writes the 32 bytes of `text`; an unaligned store needs no alignment.
-    unsafe {
-        _mm256_storeu_si256(
-            text.as_mut_ptr().cast(),
-            _mm256_blendv_epi8(splat(b' '), lowered, alnum),
-        );
-    }
     (
         [bits(alnum), bits(space), bits(whitespace), bits(separator), bits(is(b'-')), bits(other)],
-        text,
+        _mm256_blendv_epi8(splat(b' '), lowered, alnum),
     )
 }
 
@@ -297,10 +359,7 @@ fn classify(chunk: &[u8; 32]) -> ([u32; 6], [u8; 32]) {
 /// the `&`s.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn classify_rare(chunk: &[u8; 32]) -> [u32; RARE + 1] {
-    #[allow(unsafe_code)]
-    // SAFETY: reads the 32 bytes of `chunk`; an unaligned load needs no alignment.
-    let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+fn classify_rare(v: __m256i) -> [u32; RARE + 1] {
     let splat = |b: u8| _mm256_set1_epi8(i8::from_le_bytes([b]));
     let is = |b: u8| _mm256_cmpeq_epi8(v, splat(b));
     let within = |first: u8, len: u8| {
