@@ -146,18 +146,19 @@
 //! `normalizer/benches/compare.sh` runs mcmetadata 2.1.0 and this crate on the same 2,869 URLs and
 //! 2,164 titles (`benches/data`, from WCXB), one core each, in five alternating rounds, and prints
 //! each round's ratio and their median; `cargo bench -p normalizer` has the Criterion version.
-//! Measured on a shared two-core machine (AMD EPYC with AVX-512), five rounds:
-//! `lossy_url` 420,000 to 632,000 URLs/s against `normalize_url`'s 1,550 to 1,780 (median 273x);
+//! Measured on shared two-core machines (AMD EPYC), five rounds each. With AVX-512: `lossy_url`
+//! 420,000 to 632,000 URLs/s against `normalize_url`'s 1,550 to 1,780 (median 273x);
 //! `normalized_title` 10.3 to 14.6 million titles/s against `normalize_title`'s 219,000 to 333,000
-//! (42 to 55x, median 44.7x). The target of 50x is met for URLs, not quite for titles. The
+//! (42 to 55x, median 44.7x). With AVX2 but not AVX-512: `lossy_url` median 310x;
+//! `normalized_title` median 36.0x (30.9 to 39.0x), where the SSE2 path alone gave 29.3x (28.6 to
+//! 31.3x) on the same machine. The target of 50x is met for URLs, not for titles. The
 //! Python title function is a few C-level string operations with no separator rule and no Unicode
-//! folding, 2.5 µs a title at best here; 50x is 50 ns a title, where merely copying a title into a
-//! new string and lower-casing it (`str::to_ascii_lowercase`) takes about 20 ns and allocating and
-//! freeing the key's string alone about 10. Processors without AVX-512 take the SSE2 path below,
-//! about 30x (28 to 36x, measured on three machines before the AVX-512 path).
+//! folding, 2.5 to 3.3 µs a title at best on these machines; 50x is 50 to 66 ns a title, where
+//! merely copying a title into a new string and lower-casing it (`str::to_ascii_lowercase`) takes
+//! about 20 to 24 ns and allocating and freeing the key's string alone about 10.
 //!
 //! `cargo run --release -p normalizer --example throughput -- --classes` gives the time by kind of
-//! title (best of many passes). Three paths make the key:
+//! title (best of many passes). The first of these paths that takes a title makes its key:
 //!
 //! - With AVX-512 (F, BW, VBMI2; checked once at run time), titles of up to 128 bytes that are ASCII
 //!   or nearly so take `title/plain/avx512.rs`: one or two 64-byte registers, a compare per class
@@ -165,19 +166,29 @@
 //!   key's bytes. It also takes titles whose other characters are curly quotes, en and em dashes,
 //!   Unicode spaces, a literal `&`, and character references to punctuation, dashes, separators and
 //!   spaces (decoded by the general path's own scanner, declined where decoding twice could depend
-//!   on what follows): 89% of the list. Plain ASCII titles went from about 47 to 33 ns (up to 64
-//!   bytes) and from 79 to 53 (65 to 128 bytes), the whole list from about 72 to 58 ns, measured
-//!   side by side (best of 3,000 passes, alternating builds), with identical keys on the benchmark
-//!   list and on 200,000 generated titles (`examples/title_corpus.rs`).
-//! - Otherwise plain titles (ASCII, no `&` or `<`, at most 128 bytes: 76% of the list) take
-//!   `title/plain.rs`: each byte's classes are found sixteen at a time with SSE2 and kept as a bit
-//!   per byte, what each gap between runs of letters holds comes from a few additions over the whole
-//!   title at once, and runs are copied in fixed sixteen-byte pieces, so that almost no branch
-//!   depends on the text (a mispredicted branch costs as much as twenty bytes of work here). Both
-//!   paths hold the crate's only `unsafe` code: calling the vector functions (SSE2 is part of every
-//!   x86-64 build; AVX-512 is checked for), masked loads and stores, and taking the key as a
-//!   `String` without validating it, since every byte is ASCII by construction (debug builds
-//!   check). Other processors take a portable byte loop for the classes. This path made the whole
+//!   on what follows; `title/plain/wide.rs`): 89% of the list. Plain ASCII titles went from about 47
+//!   to 33 ns (up to 64 bytes) and from 79 to 53 (65 to 128 bytes), the whole list from about 72 to
+//!   58 ns, measured side by side (best of 3,000 passes, alternating builds), with identical keys on
+//!   the benchmark list and on 200,000 generated titles (`examples/title_corpus.rs`).
+//! - With AVX2 but not AVX-512 (checked once at run time), the same titles take
+//!   `title/plain/avx2.rs`: 32-byte pieces loaded straight from the title (the last one ending at
+//!   its end, overlapping the one before, so that nothing past the title is read), a compare per
+//!   class and `vpmovmskb`, the same masks, and the kept bytes packed eight at a time with `pshufb`
+//!   and a 256-entry table, straight from the registers into the key's string. The whole list went
+//!   from about 110 to 87 ns a title, plain ASCII titles from 71 to 58, titles with references or
+//!   quotes from about 155 to 142 (best of 200 passes, `--classes`), with identical keys. A first
+//!   version copied the title into a zeroed buffer with overlapping 32-byte stores and classified it
+//!   from there: the loads after the stores could not be forwarded and stalled (a quarter of the
+//!   path's time on one instruction), and plain titles took 66 ns.
+//! - Otherwise (without AVX2) plain titles (ASCII, no `&` or `<`, at most 128 bytes: 76% of the
+//!   list) take `title/plain.rs`: each byte's classes are found sixteen at a time with SSE2 and kept
+//!   as a bit per byte, what each gap between runs of letters holds comes from a few additions over
+//!   the whole title at once, and runs are copied in fixed sixteen-byte pieces, so that almost no
+//!   branch depends on the text (a mispredicted branch costs as much as twenty bytes of work here).
+//!   These three paths hold the crate's only `unsafe` code: calling the vector functions (SSE2 is
+//!   part of every x86-64 build; AVX-512 and AVX2 are checked for), loads and stores of vectors,
+//!   and taking the key as a `String` without validating it, since every byte is ASCII by
+//!   construction (debug builds check). Other processors take a portable byte loop for the classes. This path made the whole
 //!   list 1.39x quicker than the folder alone.
 //! - Other titles are folded in one pass (`title/fast.rs`): for titles of 16 to 240 bytes, per-byte
 //!   lanes first (sixteen bytes at a time, in loops the compiler vectorises) say where runs of

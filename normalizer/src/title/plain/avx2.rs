@@ -2,15 +2,19 @@
 //! the same classes and marks as [`super::key_in`], without its copy into a padded buffer and its
 //! loop over runs.
 //!
-//! The title is copied into a zeroed buffer with 32-byte loads and stores (the last one ending at the
-//! title's end, overlapping the one before), each 32 bytes are classified with one compare per class
-//! and `vpmovmskb`, and [`super::marks`] says which bytes the key keeps, as in the AVX-512 path:
-//! letters and digits (lower-cased), single spaces between them, and the last byte of each gap that
-//! writes a space or a separator (made `' '`). The kept bytes are packed together eight at a time
-//! with `pshufb` and a table of the 256 ways to keep bytes of eight, in a fixed number of steps for
-//! the title's size class, straight into the key's string. Then the parts are the text between the
-//! separators' spaces: the longest, packed on its own, if it is long enough; or the whole text, each
-//! separator's space widened to `" | "` in place.
+//! The title is loaded into registers 32 bytes at a time, straight from its bytes (the last piece
+//! ending at the title's end and overlapping the one before, so that nothing past it is read; see
+//! [`Pieces`]). Each piece is classified with one compare per class and `vpmovmskb`, the bits are
+//! moved to their place in the title's masks, and [`super::marks`] says which bytes the key keeps,
+//! as in the AVX-512 path: letters and digits (lower-cased), single spaces between them, and the last
+//! byte of each gap that writes a space or a separator (made `' '`). The kept bytes are packed
+//! together eight at a time with `pshufb` and a table of the 256 ways to keep bytes of eight, in a
+//! fixed number of steps for the title's size class, from the registers straight into the key's
+//! string. Then the parts are the text between the separators' spaces: the longest, packed on its
+//! own, if it is long enough; or the whole text, each separator's space widened to `" | "` in place.
+//!
+//! A title with `&`, `<` or non-ASCII bytes takes [`settled`]: the characters that the AVX-512 path
+//! also lets be ([`super::wide::settle`]), the rest declined.
 
 use std::arch::x86_64::{
     __m256i, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_shuffle_epi8,
