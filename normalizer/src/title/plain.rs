@@ -76,6 +76,7 @@ trait Mask:
     /// The bits of the first 32 bytes (for the AVX2 path).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn low_u32(self) -> u32;
+    /// The zeros above the highest bit set (for the AVX2 path).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn leading_zeros(self) -> u32;
     /// The bits of the first `n` bytes.
