@@ -2,7 +2,8 @@
 //! and take out the sentences the source repeated that week.
 //!
 //! Shared by the crawler (`crawl`) and by re-extraction of archived pages. The extraction itself is
-//! CPU work: callers run [`extract_page`] on a blocking thread, then [`store_page`] on the runtime.
+//! CPU work: callers run [`extract_page`] on a blocking thread, then [`store_sighting`] on the
+//! runtime.
 //!
 //! **Repeated sentences** (Media Cloud's per-source, per-week rule; the algorithm is
 //! `extractor::sentences`, the index `store::sentences`): a new story's sentences are recorded in
@@ -57,8 +58,6 @@ pub(crate) enum Ingested {
     New { story_id: i64, title_duplicate_of: Option<i64> },
     /// The page is a story already stored (same lossy URL, redirect target or canonical URL).
     Known { story_id: i64 },
-    /// Not a story: too short, empty or not HTML. The raw fetch stays archived.
-    NotStory { reason: &'static str },
 }
 
 /// Runs the extractor over a page (CPU-bound: call it off the async runtime).
@@ -72,25 +71,26 @@ pub(crate) fn extract_page(page: &Page) -> Extracted {
     extractor::extract(&page.body, &context)
 }
 
-/// Stores what was extracted from a page of `source`.
-pub(crate) async fn store_page(
-    archive: &Archive,
-    source: &Source,
-    page: &Page,
-    extracted: &Extracted,
-    mode: Mode,
-) -> Result<Ingested> {
-    let reason = match extracted.quality {
+/// Why what was extracted from a page is not a story, if it is not.
+pub(crate) fn not_story(extracted: &Extracted) -> Option<&'static str> {
+    match extracted.quality {
         Quality::Ok => None,
         Quality::TooShort => Some("too short to be a story"),
         Quality::Empty => Some("no main text"),
         Quality::NotHtml => Some("not HTML"),
-    };
-    if let Some(reason) = reason {
-        return Ok(Ingested::NotStory { reason });
     }
-    let sighting = sighting(source, page, extracted);
-    Ok(match store::merge::merge(archive, &sighting).await? {
+}
+
+/// Stores a sighting of a story of `source` ([`sighting`]): merges it, then takes out the sentences
+/// the source repeated that week. Callers that store pages at once hold the sighting's locks
+/// (`crawl::locks`).
+pub(crate) async fn store_sighting(
+    archive: &Archive,
+    source: &Source,
+    sighting: &Sighting,
+    mode: Mode,
+) -> Result<Ingested> {
+    Ok(match store::merge::merge(archive, sighting).await? {
         Merged::New { story, title_duplicate_of } => {
             remove_repeated_sentences(archive, source, &story, mode, Fresh::Yes).await?;
             Ingested::New { story_id: story.id, title_duplicate_of }

@@ -194,22 +194,20 @@ impl Engine {
             (page, extracted)
         })
         .await?;
+        if let Some(reason) = ingest::not_story(&extracted) {
+            return Ok(Settle::Skipped(reason.to_owned()));
+        }
+        let sighting = ingest::sighting(&source, &page, &extracted);
         let stored = {
-            let _merging = self.merging.lock().await;
-            ingest::store_page(&self.archive, &source, &page, &extracted, self.settings.sentences)
+            let _locks = self.merging.lock(&sighting).await;
+            ingest::store_sighting(&self.archive, &source, &sighting, self.settings.sentences)
                 .await?
         };
-        Ok(match stored {
-            Ingested::New { .. } => {
-                self.progress.add(Counter::Stored, 1);
-                Settle::Done
-            }
-            Ingested::Known { .. } => {
-                self.progress.add(Counter::Known, 1);
-                Settle::Done
-            }
-            Ingested::NotStory { reason } => Settle::Skipped(reason.to_owned()),
-        })
+        match stored {
+            Ingested::New { .. } => self.progress.add(Counter::Stored, 1),
+            Ingested::Known { .. } => self.progress.add(Counter::Known, 1),
+        }
+        Ok(Settle::Done)
     }
 }
 

@@ -8,7 +8,8 @@
 //!    limited to `--since`), sitemap indexes add their children as sitemaps of their own, and the
 //!    next poll is scheduled adaptively;
 //! 3. **fetch** ([`articles`]): due frontier entries are leased, fetched, archived, extracted and
-//!    merged into stories.
+//!    merged into stories; pages that could touch the same stories (one source, a URL in common)
+//!    are stored one at a time, others at once ([`locks`]).
 //!
 //! Everything goes through one polite [`Client`] (robots.txt, per-host turns, a global limit),
 //! and every response is archived: article and feed responses with their frontier entry or feed,
@@ -25,6 +26,7 @@
 
 mod articles;
 mod discovery;
+mod locks;
 mod poll;
 
 use std::collections::HashMap;
@@ -40,6 +42,7 @@ use store::fetches::RawFetch;
 use store::sources::Source;
 use tokio::sync::{mpsc, oneshot, watch};
 
+use self::locks::MergeLocks;
 use crate::config::CrawlSettings;
 use crate::progress::Progress;
 
@@ -72,9 +75,8 @@ pub(crate) struct Engine {
     slots: tokio::sync::Mutex<HashMap<String, DateTime<Utc>>>,
     /// Extraction is CPU work: at most one per core at a time.
     cpu: Arc<tokio::sync::Semaphore>,
-    /// Merges run one at a time: two URLs that lead to one page (a redirect and its target) must
-    /// not both become stories because they were merged at the same moment.
-    merging: tokio::sync::Mutex<()>,
+    /// Pages that could touch the same stories are stored one at a time ([`locks`]).
+    merging: MergeLocks,
     journal: mpsc::UnboundedSender<JournalMessage>,
     stop: watch::Receiver<bool>,
     /// Time spent in the article phase, in microseconds, for benchmarks.
@@ -112,7 +114,7 @@ impl Engine {
             sources: Mutex::new(HashMap::new()),
             slots: tokio::sync::Mutex::new(HashMap::new()),
             cpu: Arc::new(tokio::sync::Semaphore::new(cores)),
-            merging: tokio::sync::Mutex::new(()),
+            merging: MergeLocks::new(locks::STRIPES),
             journal,
             stop,
             article_micros: std::sync::atomic::AtomicU64::new(0),
