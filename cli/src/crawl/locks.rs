@@ -62,9 +62,9 @@ impl MergeLocks {
 
     /// The stripes a sighting takes, ascending, each once.
     fn stripes_of(&self, sighting: &Sighting) -> Vec<usize> {
-        let keys = std::iter::once(Key::Source(sighting.story.source_id))
-            .chain(std::iter::once(Key::LossyUrl(&sighting.story.lossy_url)))
-            .chain(sighting.also.iter().map(|also| Key::LossyUrl(&also.lossy_url)));
+        let own = [Key::Source(sighting.story.source_id), Key::LossyUrl(&sighting.story.lossy_url)];
+        let keys =
+            own.into_iter().chain(sighting.also.iter().map(|also| Key::LossyUrl(&also.lossy_url)));
         let mut stripes: Vec<usize> = keys.map(|key| self.stripe(key)).collect();
         stripes.sort_unstable();
         stripes.dedup();
@@ -72,9 +72,6 @@ impl MergeLocks {
     }
 
     fn stripe(&self, key: Key<'_>) -> usize {
-        if self.stripes.len() == 1 {
-            return 0;
-        }
         // `DefaultHasher::new` has fixed keys: the same key always lands on the same stripe.
         let mut hasher = DefaultHasher::new();
         key.hash(&mut hasher);
