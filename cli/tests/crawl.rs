@@ -1,7 +1,11 @@
 //! `morgue crawl` against the generated test web on loopback: completeness, robots.txt,
-//! politeness, conditional GET, hostile hosts, and a crash in the middle of a crawl.
+//! politeness, conditional GET, hostile hosts, a crash in the middle of a crawl, and what `reextract`,
+//! `dedup`, `stories` and `serve` do with the archive. The tests of how pages are stored (at once,
+//! from many tasks), of a crash, of repeated sentences, of `dedup` and of `stories` also run on
+//! PostgreSQL, as `..._on_postgres`, when `MORGUE_TEST_POSTGRES_URL` names a server (CI sets it).
 
-use std::process::Command;
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use store::{Archive, OpenMode};
@@ -9,46 +13,133 @@ use testweb::{Config, Seen, TestWeb};
 
 use crate::{morgue, spawn_morgue, spawn_morgue_logging, stderr, stdout};
 
-/// A test web and an archive in a temporary directory, its sources imported.
+/// The variable that points the PostgreSQL tests at a server (as in the store's tests).
+const POSTGRES_VAR: &str = "MORGUE_TEST_POSTGRES_URL";
+
+/// Where a test's archive is.
+enum Backend {
+    /// `morgue.db` in the test's directory, the default.
+    Sqlite,
+    /// A database of its own on the server of [`POSTGRES_VAR`], created by `morgue init` and dropped
+    /// when the test ends, also when it fails.
+    Postgres { url: String, admin_url: String, name: String },
+}
+
+impl Backend {
+    /// A new PostgreSQL database's place, or `None` (and a note) when the variable is unset.
+    // A note on standard error, as the store's PostgreSQL tests give: the test passes checking nothing.
+    #[allow(clippy::print_stderr)]
+    fn postgres() -> Option<Backend> {
+        let Ok(admin_url) = std::env::var(POSTGRES_VAR) else {
+            eprintln!("{POSTGRES_VAR} is not set: this PostgreSQL test checks nothing");
+            return None;
+        };
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let name = format!(
+            "morgue_crawl_test_{}_{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
+        let mut url = url::Url::parse(&admin_url).expect("MORGUE_TEST_POSTGRES_URL is a URL");
+        url.set_path(&format!("/{name}"));
+        Some(Backend::Postgres { url: url.into(), admin_url, name })
+    }
+}
+
+impl Drop for Backend {
+    // A database left behind fails no test, but people should hear of it.
+    #[allow(clippy::print_stderr)]
+    fn drop(&mut self) {
+        let Backend::Postgres { admin_url, name, .. } = self else { return };
+        let dropped = block_on(async {
+            let admin = Archive::open(admin_url, OpenMode::Existing).await?;
+            admin
+                .execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                .await?;
+            admin.close().await
+        });
+        if let Err(err) = dropped {
+            eprintln!("could not drop the test database {name}: {err}");
+        }
+    }
+}
+
+fn block_on<T>(future: impl Future<Output = T>) -> T {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(future)
+}
+
+/// A test web and an archive (its own files in a temporary directory), its sources imported.
 struct Setup {
     dir: tempfile::TempDir,
     web: TestWeb,
+    backend: Backend,
 }
 
 impl Setup {
     fn new(config: Config) -> Setup {
-        let dir = tempfile::tempdir().unwrap();
-        let web = TestWeb::start(config).unwrap();
-        let init = morgue(dir.path(), &["init"]);
-        assert!(init.status.success(), "{}", stderr(&init));
-        let mut csv = String::from("name,homepage,timezone\n");
-        for (name, homepage) in web.sources() {
-            csv.push_str(&format!("\"{name}\",{homepage},Europe/Lisbon\n"));
-        }
-        std::fs::write(dir.path().join("sources.csv"), csv).unwrap();
-        let import = morgue(dir.path(), &["sources", "import", "sources.csv"]);
-        assert!(import.status.success(), "{}", stderr(&import));
-        Setup { dir, web }
+        Setup::on(Backend::Sqlite, config)
     }
 
-    fn crawl_args<'a>(&self, extra: &[&'a str]) -> Vec<&'a str> {
-        let mut args =
-            vec!["crawl", "--once", "--allow-private-addresses", "--resolve", "*.test=127.0.0.1"];
-        args.extend_from_slice(extra);
+    /// A setup on a PostgreSQL archive, or `None` when no server is named.
+    fn on_postgres(config: Config) -> Option<Setup> {
+        Some(Setup::on(Backend::postgres()?, config))
+    }
+
+    fn on(backend: Backend, config: Config) -> Setup {
+        let dir = tempfile::tempdir().unwrap();
+        let web = TestWeb::start(config).unwrap();
+        let setup = Setup { dir, web, backend };
+        let init = setup.morgue(&["init"]);
+        assert!(init.status.success(), "{}", stderr(&init));
+        let mut csv = String::from("name,homepage,timezone\n");
+        for (name, homepage) in setup.web.sources() {
+            csv.push_str(&format!("\"{name}\",{homepage},Europe/Lisbon\n"));
+        }
+        std::fs::write(setup.dir.path().join("sources.csv"), csv).unwrap();
+        let import = setup.morgue(&["sources", "import", "sources.csv"]);
+        assert!(import.status.success(), "{}", stderr(&import));
+        setup
+    }
+
+    /// The archive's URL: `morgue.db` in the test's directory, or the test's PostgreSQL database.
+    fn database_url(&self) -> String {
+        match &self.backend {
+            Backend::Sqlite => self.dir.path().join("morgue.db").to_str().unwrap().to_owned(),
+            Backend::Postgres { url, .. } => url.clone(),
+        }
+    }
+
+    /// `args`, and `--database-url` when the archive is not the default one.
+    fn with_database<'a>(&'a self, args: &[&'a str]) -> Vec<&'a str> {
+        let mut args = args.to_vec();
+        if let Backend::Postgres { url, .. } = &self.backend {
+            args.extend(["--database-url", url.as_str()]);
+        }
         args
     }
 
-    fn crawl(&self, extra: &[&str]) -> std::process::Output {
+    /// `morgue ARGS` in the test's directory, on its archive.
+    fn morgue(&self, args: &[&str]) -> Output {
+        morgue(self.dir.path(), &self.with_database(args))
+    }
+
+    fn crawl_args<'a>(&'a self, extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args =
+            vec!["crawl", "--once", "--allow-private-addresses", "--resolve", "*.test=127.0.0.1"];
+        args.extend_from_slice(extra);
+        self.with_database(&args)
+    }
+
+    fn crawl(&self, extra: &[&str]) -> Output {
         let output = morgue(self.dir.path(), &self.crawl_args(extra));
         assert!(output.status.success(), "{}", stderr(&output));
         output
     }
 
     fn archive<T>(&self, read: impl AsyncFnOnce(&Archive) -> T) -> T {
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        runtime.block_on(async {
-            let url = self.dir.path().join("morgue.db");
-            let archive = Archive::open(url.to_str().unwrap(), OpenMode::Existing).await.unwrap();
+        block_on(async {
+            let archive = Archive::open(&self.database_url(), OpenMode::Existing).await.unwrap();
             let value = read(&archive).await;
             archive.close().await.unwrap();
             value
@@ -91,7 +182,17 @@ fn config(seed: u64, hosts: usize, articles: usize) -> Config {
 
 #[test]
 fn every_reachable_article_is_stored_once_and_robots_txt_is_obeyed() {
-    let setup = Setup::new(config(21, 6, 14));
+    stored_once_and_robots_txt_obeyed(Setup::new(config(21, 6, 14)));
+}
+
+#[test]
+fn every_reachable_article_is_stored_once_and_robots_txt_is_obeyed_on_postgres() {
+    if let Some(setup) = Setup::on_postgres(config(21, 6, 14)) {
+        stored_once_and_robots_txt_obeyed(setup);
+    }
+}
+
+fn stored_once_and_robots_txt_obeyed(setup: Setup) {
     let output = setup.crawl(&["--host-interval", "0s"]);
     assert!(stdout(&output).contains("stories stored"), "{}", stdout(&output));
     setup.assert_reachable_stored_once(0);
@@ -128,7 +229,7 @@ fn every_reachable_article_is_stored_once_and_robots_txt_is_obeyed() {
             assert!(times <= allowed, "{key} fetched {times} times");
         }
     }
-    let list = morgue(setup.dir.path(), &["sources", "list", "--format", "csv"]);
+    let list = setup.morgue(&["sources", "list", "--format", "csv"]);
     assert!(stdout(&list).lines().count() == 7, "{}", stdout(&list));
 }
 
@@ -219,7 +320,17 @@ fn hostile_hosts_fail_on_their_own_and_leave_the_rest_alone() {
 
 #[test]
 fn a_crawl_killed_midway_finishes_on_restart_with_nothing_lost_or_doubled() {
-    let setup = Setup::new(config(25, 4, 25));
+    killed_midway_finishes_on_restart(Setup::new(config(25, 4, 25)));
+}
+
+#[test]
+fn a_crawl_killed_midway_finishes_on_restart_with_nothing_lost_or_doubled_on_postgres() {
+    if let Some(setup) = Setup::on_postgres(config(25, 4, 25)) {
+        killed_midway_finishes_on_restart(setup);
+    }
+}
+
+fn killed_midway_finishes_on_restart(setup: Setup) {
     let log = setup.dir.path().join("first-crawl.log");
     let args = setup.crawl_args(&["--host-interval", "20ms"]);
     let mut child = spawn_morgue_logging(setup.dir.path(), &args, &log);
@@ -296,12 +407,12 @@ fn settings_come_from_morgue_toml() {
         "allow-private-addresses = true\nresolve = [\"*.test=127.0.0.1\"]\nhost-interval = \"0s\"\nuser-agent = \"TomlBot/1.0\"\n",
     )
     .unwrap();
-    let output = morgue(setup.dir.path(), &["crawl", "--once"]);
+    let output = setup.morgue(&["crawl", "--once"]);
     assert!(output.status.success(), "{}", stderr(&output));
     setup.assert_reachable_stored_once(0);
     let bad = std::fs::write(setup.dir.path().join("morgue.toml"), "host-intervall = \"1s\"\n");
     bad.unwrap();
-    let refused = morgue(setup.dir.path(), &["crawl", "--once"]);
+    let refused = setup.morgue(&["crawl", "--once"]);
     assert_eq!(refused.status.code(), Some(1));
     let err = stderr(&refused);
     assert!(err.starts_with("error: morgue.toml: unknown field `host-intervall`"), "{err}");
@@ -331,7 +442,17 @@ fn run_stops_gracefully_on_sigterm_and_gives_its_leases_back() {
 
 #[test]
 fn a_sources_repeated_sentences_leave_all_but_its_earliest_story_and_never_another_sources() {
-    let setup = Setup::new(config(28, 3, 12));
+    repeated_sentences_leave_the_earliest_story(Setup::new(config(28, 3, 12)));
+}
+
+#[test]
+fn a_sources_repeated_sentences_leave_all_but_its_earliest_story_on_postgres() {
+    if let Some(setup) = Setup::on_postgres(config(28, 3, 12)) {
+        repeated_sentences_leave_the_earliest_story(setup);
+    }
+}
+
+fn repeated_sentences_leave_the_earliest_story(setup: Setup) {
     setup.crawl(&["--host-interval", "0s"]);
     let world = setup.web.world();
     let since = chrono::Utc::now() - chrono::Duration::days(7);
@@ -404,7 +525,7 @@ fn reextract_rebuilds_stories_from_their_raw_pages() {
             .unwrap();
         page
     });
-    let run = morgue(setup.dir.path(), &["reextract"]);
+    let run = setup.morgue(&["reextract"]);
     assert!(run.status.success(), "{}", stderr(&run));
     assert!(
         stdout(&run).contains(&format!("{} stories extracted again", before.len())),
@@ -419,15 +540,25 @@ fn reextract_rebuilds_stories_from_their_raw_pages() {
         assert_eq!(old.story, new.story, "the same fields come back from the raw page");
         assert_eq!(old.searchable_text, new.searchable_text, "and the same sentences are removed");
     }
-    let again = morgue(setup.dir.path(), &["reextract"]);
+    let again = setup.morgue(&["reextract"]);
     assert!(stdout(&again).contains("0 stories extracted again"), "{}", stdout(&again));
 }
 
 #[test]
 fn dedup_links_and_clusters_the_archives_syndicated_copies_once() {
-    let setup = Setup::new(config(30, 6, 10));
+    dedup_links_and_clusters_once(Setup::new(config(30, 6, 10)));
+}
+
+#[test]
+fn dedup_links_and_clusters_the_archives_syndicated_copies_once_on_postgres() {
+    if let Some(setup) = Setup::on_postgres(config(30, 6, 10)) {
+        dedup_links_and_clusters_once(setup);
+    }
+}
+
+fn dedup_links_and_clusters_once(setup: Setup) {
     setup.crawl(&["--host-interval", "0s"]);
-    let run = morgue(setup.dir.path(), &["dedup", "--threads", "2"]);
+    let run = setup.morgue(&["dedup", "--threads", "2"]);
     assert!(run.status.success(), "{}", stderr(&run));
     assert!(stdout(&run).contains("stories compared"), "{}", stdout(&run));
     let world = setup.web.world();
@@ -482,20 +613,30 @@ fn dedup_links_and_clusters_the_archives_syndicated_copies_once() {
         }
     }
     assert!(copies > 0, "the test web syndicated nothing");
-    let again = morgue(setup.dir.path(), &["dedup"]);
+    let again = setup.morgue(&["dedup"]);
     assert!(stdout(&again).contains("dedup: 0 stories compared"), "{}", stdout(&again));
 }
 
 #[test]
 fn stories_export_every_story_once_with_its_cluster_and_the_deduplicated_view() {
-    let setup = Setup::new(config(31, 5, 8));
+    stories_export_every_story_once(Setup::new(config(31, 5, 8)));
+}
+
+#[test]
+fn stories_export_every_story_once_with_its_cluster_and_the_deduplicated_view_on_postgres() {
+    if let Some(setup) = Setup::on_postgres(config(31, 5, 8)) {
+        stories_export_every_story_once(setup);
+    }
+}
+
+fn stories_export_every_story_once(setup: Setup) {
     setup.crawl(&["--host-interval", "0s"]);
-    let run = morgue(setup.dir.path(), &["dedup"]);
+    let run = setup.morgue(&["dedup"]);
     assert!(run.status.success(), "{}", stderr(&run));
     let export = |args: &[&str]| -> Vec<serde_json::Value> {
         let mut all = vec!["stories", "--format", "jsonl"];
         all.extend_from_slice(args);
-        let output = morgue(setup.dir.path(), &all);
+        let output = setup.morgue(&all);
         assert!(output.status.success(), "{}", stderr(&output));
         stdout(&output).lines().map(|line| serde_json::from_str(line).unwrap()).collect()
     };
@@ -547,7 +688,7 @@ fn stories_export_every_story_once_with_its_cluster_and_the_deduplicated_view() 
     assert_eq!(export(&["--limit", "2"]).len(), 2);
 
     // CSV to a file: a header and one record per story; nothing left beside it.
-    let output = morgue(setup.dir.path(), &["stories", "-o", "stories.csv"]);
+    let output = setup.morgue(&["stories", "-o", "stories.csv"]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stderr(&output).contains(&format!("stories={count}")), "{}", stderr(&output));
     let mut reader = csv::Reader::from_path(setup.dir.path().join("stories.csv")).unwrap();
@@ -561,7 +702,7 @@ fn stories_export_every_story_once_with_its_cluster_and_the_deduplicated_view() 
     assert!(left.is_empty(), "{left:?}");
 
     // A source that does not exist: one line, and a failure.
-    let output = morgue(setup.dir.path(), &["stories", "--source", "Nowhere Daily"]);
+    let output = setup.morgue(&["stories", "--source", "Nowhere Daily"]);
     assert!(!output.status.success());
     assert_eq!(stderr(&output).trim().lines().count(), 1, "{}", stderr(&output));
     assert!(stderr(&output).starts_with("error: no source named"), "{}", stderr(&output));
@@ -584,9 +725,13 @@ fn serve_answers_the_api_and_the_search_page_read_only_and_stops_on_sigterm() {
     use std::io::{BufRead, BufReader};
     let setup = Setup::new(config(32, 4, 8));
     setup.crawl(&["--host-interval", "0s"]);
-    let run = morgue(setup.dir.path(), &["dedup"]);
+    let run = setup.morgue(&["dedup"]);
     assert!(run.status.success(), "{}", stderr(&run));
-    let mut child = spawn_morgue(setup.dir.path(), &["serve", "--listen", "127.0.0.1:0"], true);
+    let mut child = spawn_morgue(
+        setup.dir.path(),
+        &setup.with_database(&["serve", "--listen", "127.0.0.1:0"]),
+        true,
+    );
     let mut first = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
     let port: u16 = first
