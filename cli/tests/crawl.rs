@@ -34,9 +34,14 @@ impl Backend {
             eprintln!("{POSTGRES_VAR} is not set: this PostgreSQL test checks nothing");
             return None;
         };
+        // The time too: a database left by an earlier run whose process had this id is not reused.
         static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|elapsed| elapsed.subsec_nanos())
+            .unwrap_or_default();
         let name = format!(
-            "morgue_crawl_test_{}_{}",
+            "morgue_crawl_test_{}_{}_{nanos}",
             std::process::id(),
             COUNTER.fetch_add(1, Ordering::Relaxed)
         );
