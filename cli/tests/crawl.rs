@@ -177,6 +177,24 @@ impl Setup {
     }
 }
 
+/// Defines a test on SQLite and the same test on PostgreSQL (see [`Setup::on_postgres`]): both
+/// names, then the check to run on a setup made with the test web's config.
+macro_rules! on_both_backends {
+    ($sqlite:ident, $postgres:ident: $check:ident($config:expr);) => {
+        #[test]
+        fn $sqlite() {
+            $check(Setup::new($config));
+        }
+
+        #[test]
+        fn $postgres() {
+            if let Some(setup) = Setup::on_postgres($config) {
+                $check(setup);
+            }
+        }
+    };
+}
+
 fn is_article(seen: &Seen) -> bool {
     seen.path.contains(".html") || seen.path.starts_with("/go/")
 }
@@ -185,16 +203,10 @@ fn config(seed: u64, hosts: usize, articles: usize) -> Config {
     Config::small(seed, hosts, articles, chrono::Utc::now())
 }
 
-#[test]
-fn every_reachable_article_is_stored_once_and_robots_txt_is_obeyed() {
-    stored_once_and_robots_txt_obeyed(Setup::new(config(21, 6, 14)));
-}
-
-#[test]
-fn every_reachable_article_is_stored_once_and_robots_txt_is_obeyed_on_postgres() {
-    if let Some(setup) = Setup::on_postgres(config(21, 6, 14)) {
-        stored_once_and_robots_txt_obeyed(setup);
-    }
+on_both_backends! {
+    every_reachable_article_is_stored_once_and_robots_txt_is_obeyed,
+    every_reachable_article_is_stored_once_and_robots_txt_is_obeyed_on_postgres:
+        stored_once_and_robots_txt_obeyed(config(21, 6, 14));
 }
 
 fn stored_once_and_robots_txt_obeyed(setup: Setup) {
@@ -323,16 +335,10 @@ fn hostile_hosts_fail_on_their_own_and_leave_the_rest_alone() {
     assert!(status_of("badxml.test").contains("unreadable"), "{statuses:?}");
 }
 
-#[test]
-fn a_crawl_killed_midway_finishes_on_restart_with_nothing_lost_or_doubled() {
-    killed_midway_finishes_on_restart(Setup::new(config(25, 4, 25)));
-}
-
-#[test]
-fn a_crawl_killed_midway_finishes_on_restart_with_nothing_lost_or_doubled_on_postgres() {
-    if let Some(setup) = Setup::on_postgres(config(25, 4, 25)) {
-        killed_midway_finishes_on_restart(setup);
-    }
+on_both_backends! {
+    a_crawl_killed_midway_finishes_on_restart_with_nothing_lost_or_doubled,
+    a_crawl_killed_midway_finishes_on_restart_with_nothing_lost_or_doubled_on_postgres:
+        killed_midway_finishes_on_restart(config(25, 4, 25));
 }
 
 fn killed_midway_finishes_on_restart(setup: Setup) {
@@ -445,16 +451,10 @@ fn run_stops_gracefully_on_sigterm_and_gives_its_leases_back() {
     assert!(leased.is_empty(), "leases left behind: {leased:?}");
 }
 
-#[test]
-fn a_sources_repeated_sentences_leave_all_but_its_earliest_story_and_never_another_sources() {
-    repeated_sentences_leave_the_earliest_story(Setup::new(config(28, 3, 12)));
-}
-
-#[test]
-fn a_sources_repeated_sentences_leave_all_but_its_earliest_story_on_postgres() {
-    if let Some(setup) = Setup::on_postgres(config(28, 3, 12)) {
-        repeated_sentences_leave_the_earliest_story(setup);
-    }
+on_both_backends! {
+    a_sources_repeated_sentences_leave_all_but_its_earliest_story_and_never_another_sources,
+    a_sources_repeated_sentences_leave_all_but_its_earliest_story_on_postgres:
+        repeated_sentences_leave_the_earliest_story(config(28, 3, 12));
 }
 
 fn repeated_sentences_leave_the_earliest_story(setup: Setup) {
@@ -549,16 +549,10 @@ fn reextract_rebuilds_stories_from_their_raw_pages() {
     assert!(stdout(&again).contains("0 stories extracted again"), "{}", stdout(&again));
 }
 
-#[test]
-fn dedup_links_and_clusters_the_archives_syndicated_copies_once() {
-    dedup_links_and_clusters_once(Setup::new(config(30, 6, 10)));
-}
-
-#[test]
-fn dedup_links_and_clusters_the_archives_syndicated_copies_once_on_postgres() {
-    if let Some(setup) = Setup::on_postgres(config(30, 6, 10)) {
-        dedup_links_and_clusters_once(setup);
-    }
+on_both_backends! {
+    dedup_links_and_clusters_the_archives_syndicated_copies_once,
+    dedup_links_and_clusters_the_archives_syndicated_copies_once_on_postgres:
+        dedup_links_and_clusters_once(config(30, 6, 10));
 }
 
 fn dedup_links_and_clusters_once(setup: Setup) {
@@ -622,16 +616,10 @@ fn dedup_links_and_clusters_once(setup: Setup) {
     assert!(stdout(&again).contains("dedup: 0 stories compared"), "{}", stdout(&again));
 }
 
-#[test]
-fn stories_export_every_story_once_with_its_cluster_and_the_deduplicated_view() {
-    stories_export_every_story_once(Setup::new(config(31, 5, 8)));
-}
-
-#[test]
-fn stories_export_every_story_once_with_its_cluster_and_the_deduplicated_view_on_postgres() {
-    if let Some(setup) = Setup::on_postgres(config(31, 5, 8)) {
-        stories_export_every_story_once(setup);
-    }
+on_both_backends! {
+    stories_export_every_story_once_with_its_cluster_and_the_deduplicated_view,
+    stories_export_every_story_once_with_its_cluster_and_the_deduplicated_view_on_postgres:
+        stories_export_every_story_once(config(31, 5, 8));
 }
 
 fn stories_export_every_story_once(setup: Setup) {
