@@ -14,7 +14,6 @@ use std::time::Instant;
 
 use anyhow::Result;
 use chrono::{NaiveDate, TimeZone, Utc};
-use extractor::Quality;
 use extractor::sentences::{self, Mode};
 use store::Archive;
 use store::sources::Source;
@@ -87,7 +86,7 @@ pub(crate) async fn run(archive: &Archive, all: bool, mode: Mode) -> Result<()> 
         }
         for task in tasks {
             let (story, page, extracted) = task.await?;
-            if extracted.quality != Quality::Ok {
+            if ingest::not_story(&extracted).is_some() {
                 counts.not_stories += 1;
                 continue;
             }
