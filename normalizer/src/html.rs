@@ -127,145 +127,205 @@ fn numeric(value: u32) -> char {
 }
 
 /// Named references: the markup five, Latin-1 (U+00A0 to U+00FF), and common punctuation.
+const NAMED: [(&str, char); 135] = [
+    ("nbsp", '\u{00A0}'),
+    ("iexcl", '\u{00A1}'),
+    ("cent", '\u{00A2}'),
+    ("pound", '\u{00A3}'),
+    ("curren", '\u{00A4}'),
+    ("yen", '\u{00A5}'),
+    ("brvbar", '\u{00A6}'),
+    ("sect", '\u{00A7}'),
+    ("uml", '\u{00A8}'),
+    ("copy", '\u{00A9}'),
+    ("ordf", '\u{00AA}'),
+    ("laquo", '\u{00AB}'),
+    ("not", '\u{00AC}'),
+    ("shy", '\u{00AD}'),
+    ("reg", '\u{00AE}'),
+    ("macr", '\u{00AF}'),
+    ("deg", '\u{00B0}'),
+    ("plusmn", '\u{00B1}'),
+    ("sup2", '\u{00B2}'),
+    ("sup3", '\u{00B3}'),
+    ("acute", '\u{00B4}'),
+    ("micro", '\u{00B5}'),
+    ("para", '\u{00B6}'),
+    ("middot", '\u{00B7}'),
+    ("cedil", '\u{00B8}'),
+    ("sup1", '\u{00B9}'),
+    ("ordm", '\u{00BA}'),
+    ("raquo", '\u{00BB}'),
+    ("frac14", '\u{00BC}'),
+    ("frac12", '\u{00BD}'),
+    ("frac34", '\u{00BE}'),
+    ("iquest", '\u{00BF}'),
+    ("Agrave", '\u{00C0}'),
+    ("Aacute", '\u{00C1}'),
+    ("Acirc", '\u{00C2}'),
+    ("Atilde", '\u{00C3}'),
+    ("Auml", '\u{00C4}'),
+    ("Aring", '\u{00C5}'),
+    ("AElig", '\u{00C6}'),
+    ("Ccedil", '\u{00C7}'),
+    ("Egrave", '\u{00C8}'),
+    ("Eacute", '\u{00C9}'),
+    ("Ecirc", '\u{00CA}'),
+    ("Euml", '\u{00CB}'),
+    ("Igrave", '\u{00CC}'),
+    ("Iacute", '\u{00CD}'),
+    ("Icirc", '\u{00CE}'),
+    ("Iuml", '\u{00CF}'),
+    ("ETH", '\u{00D0}'),
+    ("Ntilde", '\u{00D1}'),
+    ("Ograve", '\u{00D2}'),
+    ("Oacute", '\u{00D3}'),
+    ("Ocirc", '\u{00D4}'),
+    ("Otilde", '\u{00D5}'),
+    ("Ouml", '\u{00D6}'),
+    ("times", '\u{00D7}'),
+    ("Oslash", '\u{00D8}'),
+    ("Ugrave", '\u{00D9}'),
+    ("Uacute", '\u{00DA}'),
+    ("Ucirc", '\u{00DB}'),
+    ("Uuml", '\u{00DC}'),
+    ("Yacute", '\u{00DD}'),
+    ("THORN", '\u{00DE}'),
+    ("szlig", '\u{00DF}'),
+    ("agrave", '\u{00E0}'),
+    ("aacute", '\u{00E1}'),
+    ("acirc", '\u{00E2}'),
+    ("atilde", '\u{00E3}'),
+    ("auml", '\u{00E4}'),
+    ("aring", '\u{00E5}'),
+    ("aelig", '\u{00E6}'),
+    ("ccedil", '\u{00E7}'),
+    ("egrave", '\u{00E8}'),
+    ("eacute", '\u{00E9}'),
+    ("ecirc", '\u{00EA}'),
+    ("euml", '\u{00EB}'),
+    ("igrave", '\u{00EC}'),
+    ("iacute", '\u{00ED}'),
+    ("icirc", '\u{00EE}'),
+    ("iuml", '\u{00EF}'),
+    ("eth", '\u{00F0}'),
+    ("ntilde", '\u{00F1}'),
+    ("ograve", '\u{00F2}'),
+    ("oacute", '\u{00F3}'),
+    ("ocirc", '\u{00F4}'),
+    ("otilde", '\u{00F5}'),
+    ("ouml", '\u{00F6}'),
+    ("divide", '\u{00F7}'),
+    ("oslash", '\u{00F8}'),
+    ("ugrave", '\u{00F9}'),
+    ("uacute", '\u{00FA}'),
+    ("ucirc", '\u{00FB}'),
+    ("uuml", '\u{00FC}'),
+    ("yacute", '\u{00FD}'),
+    ("thorn", '\u{00FE}'),
+    ("yuml", '\u{00FF}'),
+    ("amp", '&'),
+    ("lt", '<'),
+    ("gt", '>'),
+    ("quot", '"'),
+    ("apos", '\''),
+    ("OElig", '\u{0152}'),
+    ("oelig", '\u{0153}'),
+    ("Scaron", '\u{0160}'),
+    ("scaron", '\u{0161}'),
+    ("Yuml", '\u{0178}'),
+    ("fnof", '\u{0192}'),
+    ("circ", '\u{02C6}'),
+    ("tilde", '\u{02DC}'),
+    ("ensp", '\u{2002}'),
+    ("emsp", '\u{2003}'),
+    ("thinsp", '\u{2009}'),
+    ("zwnj", '\u{200C}'),
+    ("zwj", '\u{200D}'),
+    ("ndash", '\u{2013}'),
+    ("mdash", '\u{2014}'),
+    ("lsquo", '\u{2018}'),
+    ("rsquo", '\u{2019}'),
+    ("sbquo", '\u{201A}'),
+    ("ldquo", '\u{201C}'),
+    ("rdquo", '\u{201D}'),
+    ("bdquo", '\u{201E}'),
+    ("dagger", '\u{2020}'),
+    ("Dagger", '\u{2021}'),
+    ("bull", '\u{2022}'),
+    ("hellip", '\u{2026}'),
+    ("permil", '\u{2030}'),
+    ("prime", '\u{2032}'),
+    ("lsaquo", '\u{2039}'),
+    ("rsaquo", '\u{203A}'),
+    ("euro", '\u{20AC}'),
+    ("trade", '\u{2122}'),
+    ("larr", '\u{2190}'),
+    ("rarr", '\u{2192}'),
+    ("minus", '\u{2212}'),
+];
+
+/// The longest name [`name_key`] keys, in bytes (a `u64`'s); every name in [`NAMED`] is shorter.
+const NAME_MAX: usize = 8;
+/// Slots of [`NAMED_INDEX`]: a power of two, under half of them filled.
+const INDEX_SLOTS: usize = 512;
+
+/// A name's bytes as a number (zero for no name, or one too long to be in [`NAMED`]).
+const fn name_key(name: &[u8]) -> u64 {
+    if name.len() > NAME_MAX {
+        return 0;
+    }
+    let mut key = 0u64;
+    let mut i = name.len();
+    while i > 0 {
+        i -= 1;
+        key = key << 8 | name[i] as u64;
+    }
+    key
+}
+
+/// Where a name's search in [`NAMED_INDEX`] starts.
+const fn first_slot(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - INDEX_SLOTS.trailing_zeros())) as usize
+}
+
+/// [`NAMED`] by [`name_key`], open addressing from [`first_slot`]: a key and its character, or a
+/// zero key for an empty slot. Looking a name up is a multiplication and one or two compares, where a
+/// `match` on the name compared it with every name of its length.
+const NAMED_INDEX: [(u64, char); INDEX_SLOTS] = {
+    let mut index = [(0u64, '\0'); INDEX_SLOTS];
+    let mut i = 0;
+    while i < NAMED.len() {
+        let key = name_key(NAMED[i].0.as_bytes());
+        assert!(key != 0, "a name of NAMED is longer than NAME_MAX");
+        let mut slot = first_slot(key);
+        while index[slot].0 != 0 {
+            assert!(index[slot].0 != key, "a name is twice in NAMED");
+            slot = (slot + 1) % INDEX_SLOTS;
+        }
+        index[slot] = (key, NAMED[i].1);
+        i += 1;
+    }
+    index
+};
+
+/// The character a named reference stands for, if it is one of [`NAMED`].
 fn named(name: &str) -> Option<char> {
-    Some(match name {
-        "nbsp" => '\u{00A0}',
-        "iexcl" => '\u{00A1}',
-        "cent" => '\u{00A2}',
-        "pound" => '\u{00A3}',
-        "curren" => '\u{00A4}',
-        "yen" => '\u{00A5}',
-        "brvbar" => '\u{00A6}',
-        "sect" => '\u{00A7}',
-        "uml" => '\u{00A8}',
-        "copy" => '\u{00A9}',
-        "ordf" => '\u{00AA}',
-        "laquo" => '\u{00AB}',
-        "not" => '\u{00AC}',
-        "shy" => '\u{00AD}',
-        "reg" => '\u{00AE}',
-        "macr" => '\u{00AF}',
-        "deg" => '\u{00B0}',
-        "plusmn" => '\u{00B1}',
-        "sup2" => '\u{00B2}',
-        "sup3" => '\u{00B3}',
-        "acute" => '\u{00B4}',
-        "micro" => '\u{00B5}',
-        "para" => '\u{00B6}',
-        "middot" => '\u{00B7}',
-        "cedil" => '\u{00B8}',
-        "sup1" => '\u{00B9}',
-        "ordm" => '\u{00BA}',
-        "raquo" => '\u{00BB}',
-        "frac14" => '\u{00BC}',
-        "frac12" => '\u{00BD}',
-        "frac34" => '\u{00BE}',
-        "iquest" => '\u{00BF}',
-        "Agrave" => '\u{00C0}',
-        "Aacute" => '\u{00C1}',
-        "Acirc" => '\u{00C2}',
-        "Atilde" => '\u{00C3}',
-        "Auml" => '\u{00C4}',
-        "Aring" => '\u{00C5}',
-        "AElig" => '\u{00C6}',
-        "Ccedil" => '\u{00C7}',
-        "Egrave" => '\u{00C8}',
-        "Eacute" => '\u{00C9}',
-        "Ecirc" => '\u{00CA}',
-        "Euml" => '\u{00CB}',
-        "Igrave" => '\u{00CC}',
-        "Iacute" => '\u{00CD}',
-        "Icirc" => '\u{00CE}',
-        "Iuml" => '\u{00CF}',
-        "ETH" => '\u{00D0}',
-        "Ntilde" => '\u{00D1}',
-        "Ograve" => '\u{00D2}',
-        "Oacute" => '\u{00D3}',
-        "Ocirc" => '\u{00D4}',
-        "Otilde" => '\u{00D5}',
-        "Ouml" => '\u{00D6}',
-        "times" => '\u{00D7}',
-        "Oslash" => '\u{00D8}',
-        "Ugrave" => '\u{00D9}',
-        "Uacute" => '\u{00DA}',
-        "Ucirc" => '\u{00DB}',
-        "Uuml" => '\u{00DC}',
-        "Yacute" => '\u{00DD}',
-        "THORN" => '\u{00DE}',
-        "szlig" => '\u{00DF}',
-        "agrave" => '\u{00E0}',
-        "aacute" => '\u{00E1}',
-        "acirc" => '\u{00E2}',
-        "atilde" => '\u{00E3}',
-        "auml" => '\u{00E4}',
-        "aring" => '\u{00E5}',
-        "aelig" => '\u{00E6}',
-        "ccedil" => '\u{00E7}',
-        "egrave" => '\u{00E8}',
-        "eacute" => '\u{00E9}',
-        "ecirc" => '\u{00EA}',
-        "euml" => '\u{00EB}',
-        "igrave" => '\u{00EC}',
-        "iacute" => '\u{00ED}',
-        "icirc" => '\u{00EE}',
-        "iuml" => '\u{00EF}',
-        "eth" => '\u{00F0}',
-        "ntilde" => '\u{00F1}',
-        "ograve" => '\u{00F2}',
-        "oacute" => '\u{00F3}',
-        "ocirc" => '\u{00F4}',
-        "otilde" => '\u{00F5}',
-        "ouml" => '\u{00F6}',
-        "divide" => '\u{00F7}',
-        "oslash" => '\u{00F8}',
-        "ugrave" => '\u{00F9}',
-        "uacute" => '\u{00FA}',
-        "ucirc" => '\u{00FB}',
-        "uuml" => '\u{00FC}',
-        "yacute" => '\u{00FD}',
-        "thorn" => '\u{00FE}',
-        "yuml" => '\u{00FF}',
-        "amp" => '&',
-        "lt" => '<',
-        "gt" => '>',
-        "quot" => '"',
-        "apos" => '\'',
-        "OElig" => '\u{0152}',
-        "oelig" => '\u{0153}',
-        "Scaron" => '\u{0160}',
-        "scaron" => '\u{0161}',
-        "Yuml" => '\u{0178}',
-        "fnof" => '\u{0192}',
-        "circ" => '\u{02C6}',
-        "tilde" => '\u{02DC}',
-        "ensp" => '\u{2002}',
-        "emsp" => '\u{2003}',
-        "thinsp" => '\u{2009}',
-        "zwnj" => '\u{200C}',
-        "zwj" => '\u{200D}',
-        "ndash" => '\u{2013}',
-        "mdash" => '\u{2014}',
-        "lsquo" => '\u{2018}',
-        "rsquo" => '\u{2019}',
-        "sbquo" => '\u{201A}',
-        "ldquo" => '\u{201C}',
-        "rdquo" => '\u{201D}',
-        "bdquo" => '\u{201E}',
-        "dagger" => '\u{2020}',
-        "Dagger" => '\u{2021}',
-        "bull" => '\u{2022}',
-        "hellip" => '\u{2026}',
-        "permil" => '\u{2030}',
-        "prime" => '\u{2032}',
-        "lsaquo" => '\u{2039}',
-        "rsaquo" => '\u{203A}',
-        "euro" => '\u{20AC}',
-        "trade" => '\u{2122}',
-        "larr" => '\u{2190}',
-        "rarr" => '\u{2192}',
-        "minus" => '\u{2212}',
-        _ => return None,
-    })
+    let key = name_key(name.as_bytes());
+    if key == 0 {
+        return None;
+    }
+    let mut slot = first_slot(key);
+    loop {
+        let (found, c) = *NAMED_INDEX.get(slot)?;
+        if found == key {
+            return Some(c);
+        }
+        if found == 0 {
+            return None;
+        }
+        slot = (slot + 1) % INDEX_SLOTS;
+    }
 }
 
 #[cfg(test)]

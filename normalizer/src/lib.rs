@@ -149,9 +149,9 @@
 //! Measured on shared two-core machines (AMD EPYC), five rounds each. With AVX-512: `lossy_url`
 //! 420,000 to 632,000 URLs/s against `normalize_url`'s 1,550 to 1,780 (median 273x);
 //! `normalized_title` 10.3 to 14.6 million titles/s against `normalize_title`'s 219,000 to 333,000
-//! (42 to 55x, median 44.7x). With AVX2 but not AVX-512: `lossy_url` median 310x;
-//! `normalized_title` median 36.0x (30.9 to 39.0x), where the SSE2 path alone gave 29.3x (28.6 to
-//! 31.3x) on the same machine. The target of 50x is met for URLs, not for titles. The
+//! (42 to 55x, median 44.7x). With AVX2 but not AVX-512: `lossy_url` median 331x (278 to 342x);
+//! `normalized_title` median 41.0x (35.2 to 46.0x; 36.0x before the change to settling below, and
+//! the SSE2 path alone gave 29.3x on the same machine). The target of 50x is met for URLs, not for titles. The
 //! Python title function is a few C-level string operations with no separator rule and no Unicode
 //! folding, 2.5 to 3.3 µs a title at best on these machines; 50x is 50 to 66 ns a title, where
 //! merely copying a title into a new string and lower-casing it (`str::to_ascii_lowercase`) takes
@@ -176,7 +176,14 @@
 //!   class and `vpmovmskb`, the same masks, and the kept bytes packed eight at a time with `pshufb`
 //!   and a 256-entry table, straight from the registers into the key's string. The whole list went
 //!   from about 110 to 87 ns a title, plain ASCII titles from 71 to 58, titles with references or
-//!   quotes from about 155 to 142 (best of 200 passes, `--classes`), with identical keys. A first
+//!   quotes from about 155 to 142 (best of 200 passes, `--classes`), with identical keys. The
+//!   titles with `&` or non-ASCII bytes were then loaded and classified a second time, with a compare
+//!   and a join for each rarer byte; now their other bytes are read a character at a time from the
+//!   title (`Settled` in `title/plain/wide.rs`) and the first pass is kept: titles with references
+//!   went from about 140 to 100 ns, other Latin titles from 143 to 124, the whole list from 86 to 79
+//!   (same measure, alternating builds). Named references are looked up in an open-addressing index
+//!   keyed by the name's bytes (`html.rs`), not by a `match` that compared the name with every name
+//!   of its length. A first
 //!   version copied the title into a zeroed buffer with overlapping 32-byte stores and classified it
 //!   from there: the loads after the stores could not be forwarded and stalled (a quarter of the
 //!   path's time on one instruction), and plain titles took 66 ns.

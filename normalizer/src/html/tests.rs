@@ -40,3 +40,14 @@ fn references() {
     check_decode("&#", "&#");
     check_decode("&#x;", "&#x;");
 }
+
+#[test]
+fn every_named_reference_is_found() {
+    for (name, c) in super::NAMED {
+        assert_eq!(super::named(name), Some(c), "{name}");
+        assert_eq!(decode_entities(&format!("&{name};")), c.to_string(), "&{name};");
+    }
+    for name in ["", "AMP", "Amp", "ampx", "am", "nbspx", "abcdefgh", "abcdefghijklmnop", "ETh"] {
+        assert_eq!(super::named(name), None, "{name}");
+    }
+}

@@ -13,8 +13,11 @@
 //! string. Then the parts are the text between the separators' spaces: the longest, packed on its
 //! own, if it is long enough; or the whole text, each separator's space widened to `" | "` in place.
 //!
-//! A title with `&`, `<` or non-ASCII bytes takes [`settled`]: the characters that the AVX-512 path
-//! also lets be ([`super::wide::settle`]), the rest declined.
+//! A title with `&`, `<` or non-ASCII bytes has them settled from its bytes, a character at a time
+//! ([`Settled`]): the characters that the AVX-512 path also lets be ([`super::wide::settle`]), the
+//! rest declined. The classes and the text of the first pass are kept; only a reference's letters and
+//! digits are taken out of the text again. (Loading and classifying such a title a second time, with
+//! a compare for each of the rarer bytes, took about a third of its time.)
 
 use std::arch::x86_64::{
     __m256i, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_shuffle_epi8,
@@ -24,10 +27,7 @@ use std::arch::x86_64::{
     _mm256_setr_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi8,
 };
 
-use super::wide::{
-    BYTE_80, BYTE_A0, HIGH, LAST_DASH, LAST_QUOTE, LAST_SPACE, LEAD_C2, LEAD_E2, LT, RARE, kept,
-    longest_part, references, settle,
-};
+use super::wide::{Settled, kept, longest_part};
 use super::{Classes, KEY_PART_MIN_CHARS, Mask, marks};
 
 /// Whether [`key`] may be called here (std checks the processor once and keeps the answer).
@@ -66,51 +66,23 @@ fn key_in<M: Mask, const C: usize>(title: &str) -> Option<String> {
     for (text, bits) in texts.iter_mut().zip(&mut bits) {
         (*bits, *text) = classify(*text);
     }
-    let classes = join::<M, C>(&bits, &shifts(&pieces.at));
-    if classes.other != M::default() {
-        return settled::<M, C>(title);
-    }
-    finish(&texts, &pieces.at, &classes, title.len())
-}
-
-/// [`key`] for a title with bytes that [`settle`] may let be.
-#[cold]
-#[inline(never)]
-#[target_feature(enable = "avx2,popcnt")]
-fn settled<M: Mask, const C: usize>(title: &str) -> Option<String> {
-    let pieces = load::<C>(title.as_bytes())?;
-    let mut bits = [[0; 6]; C];
-    let mut rare = [[0; RARE + 1]; C];
-    for c in 0..C {
-        let v = *pieces.v.get(c)?;
-        let found = classify_rare(v);
-        // Most titles here have letters beyond ASCII: declined at once, by their first bytes that
-        // are no part of what `settle` may let be (which checks exactly).
-        let maybe = [LEAD_E2, LEAD_C2, BYTE_80, BYTE_A0, LAST_QUOTE, LAST_DASH, LAST_SPACE]
-            .map(|k| found.get(k).copied().unwrap_or(0));
-        if found.get(LT) != Some(&0) || found.get(HIGH)? & !maybe.iter().fold(0, |a, b| a | b) != 0
-        {
-            return None;
-        }
-        *rare.get_mut(c)? = found;
-        *bits.get_mut(c)? = classify(v).0;
-    }
     let shifts = shifts(&pieces.at);
+    // The other bytes first: a title with letters beyond ASCII is declined before the rest is joined.
+    let other: M = join_class(&bits.map(|piece| piece[5]), &shifts);
+    let settled = if other == M::default() { None } else { Some(Settled::scan(other, title)?) };
     let mut classes = join::<M, C>(&bits, &shifts);
-    let mut joined = [M::default(); RARE + 1];
-    for (k, class) in joined.iter_mut().enumerate() {
-        *class = join_class(&rare.map(|piece| piece.get(k).copied().unwrap_or(0)), &shifts);
-    }
-    let (ampersands, rare) = joined.split_last()?;
-    let references = references(*ampersands, title)?;
-    settle(&mut classes, rare.first_chunk::<RARE>()?, &references)?;
-    // The text from the settled letters and digits: a reference's are not the key's, and the gap's
-    // byte a reference may hold is a space.
-    let splat = |b: u8| _mm256_set1_epi8(i8::from_le_bytes([b]));
-    let mut texts = pieces.v;
-    for (text, &at) in texts.iter_mut().zip(&pieces.at) {
-        let alnum = bytes_of((classes.alnum >> at as u32).low_u32());
-        *text = _mm256_blendv_epi8(splat(b' '), _mm256_or_si256(*text, splat(0x20)), alnum);
+    if let Some(settled) = settled {
+        let alnum = classes.alnum;
+        settled.apply(&mut classes);
+        // A character reference's letters and digits are not the key's, and the gap's byte a
+        // reference may hold is a space: the text is made again where references took any.
+        if classes.alnum != alnum {
+            let space = _mm256_set1_epi8(b' ' as i8);
+            for (text, &at) in texts.iter_mut().zip(&pieces.at) {
+                let alnum = bytes_of((classes.alnum >> at as u32).low_u32());
+                *text = _mm256_blendv_epi8(space, *text, alnum);
+            }
+        }
     }
     finish(&texts, &pieces.at, &classes, title.len())
 }
@@ -357,30 +329,4 @@ fn classify(v: __m256i) -> ([u32; 6], __m256i) {
         [bits(alnum), bits(space), bits(whitespace), bits(separator), bits(is(b'-')), bits(other)],
         _mm256_blendv_epi8(splat(b' '), lowered, alnum),
     )
-}
-
-/// What [`settle`] needs to know of 32 bytes, a bit each in the order of [`RARE`]'s classes, then
-/// the `&`s.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn classify_rare(v: __m256i) -> [u32; RARE + 1] {
-    let splat = |b: u8| _mm256_set1_epi8(i8::from_le_bytes([b]));
-    let is = |b: u8| _mm256_cmpeq_epi8(v, splat(b));
-    let within = |first: u8, len: u8| {
-        _mm256_cmpgt_epi8(splat(0x80 + len), _mm256_add_epi8(v, splat(0x80u8.wrapping_sub(first))))
-    };
-    let or = _mm256_or_si256;
-    let bits = |x: __m256i| _mm256_movemask_epi8(x) as u32;
-    [
-        bits(is(b'<')),
-        bits(v),
-        bits(is(0xE2)),
-        bits(is(0xC2)),
-        bits(is(0x80)),
-        bits(is(0xA0)),
-        bits(or(or(within(0x98, 2), within(0x9C, 2)), is(0xA6))),
-        bits(within(0x93, 2)),
-        bits(or(or(within(0x80, 11), within(0xA8, 2)), is(0xAF))),
-        bits(is(b'&')),
-    ]
 }

@@ -6,7 +6,7 @@ use super::super::chars::{self, Class, Fold};
 use super::{Classes, Marks, Mask};
 use crate::html;
 
-/// The classes of the wide paths' `classify_rare`, in its order: the bytes [`settle`] looks at.
+/// The classes of the AVX-512 path's `classify_rare`, in its order: the bytes [`settle`] looks at.
 pub(super) const RARE: usize = 9;
 pub(super) const LT: usize = 0;
 pub(super) const HIGH: usize = 1;
@@ -62,6 +62,72 @@ pub(super) fn settle<M: Mask>(
     // A dash's last byte: it separates when whitespace comes next.
     classes.dash |= dash << 2;
     Some(())
+}
+
+/// [`settle`] from the title's bytes rather than from masks of them, in two steps: [`Settled::scan`]
+/// reads the bytes of `classes.other` one character at a time, and declines the title at the first
+/// character it may not let be; [`Settled::apply`] changes the classes. A title with a few quotes or
+/// an `&` has a handful of such bytes, where the masks cost a compare and a join for every class of
+/// every piece. The same characters are let be, with the same outcome.
+pub(super) struct Settled<M> {
+    references: References<M>,
+    whitespace: M,
+    /// The last byte of each en or em dash.
+    dash: M,
+}
+
+impl<M: Mask> Settled<M> {
+    /// The characters at the bits of `other` (a title's non-ASCII bytes, `&` and `<`), or `None`
+    /// when one of them is not let be.
+    pub(super) fn scan(other: M, title: &str) -> Option<Settled<M>> {
+        let bytes = title.as_bytes();
+        let zero = M::default();
+        let (mut ampersands, mut whitespace, mut dash) = (zero, zero, zero);
+        let mut rest = other;
+        while rest != zero {
+            let at = rest.trailing_zeros() as usize;
+            let bit = M::ONE << at as u32;
+            let width = match (bytes.get(at)?, bytes.get(at + 1), bytes.get(at + 2)) {
+                (b'&', ..) => {
+                    ampersands |= bit;
+                    1
+                }
+                // `‘ ’ “ ” …`: punctuation.
+                (0xE2, Some(0x80), Some(0x98 | 0x99 | 0x9C | 0x9D | 0xA6)) => 3,
+                // `– —`: a dash, by its last byte.
+                (0xE2, Some(0x80), Some(0x93 | 0x94)) => {
+                    dash |= bit << 2;
+                    3
+                }
+                // U+2000 to U+200A, U+2028, U+2029, U+202F: whitespace.
+                (0xE2, Some(0x80), Some(0x80..=0x8A | 0xA8 | 0xA9 | 0xAF)) => {
+                    whitespace |= bit | (bit << 1) | (bit << 2);
+                    3
+                }
+                // The no-break space.
+                (0xC2, Some(0xA0), _) => {
+                    whitespace |= bit | (bit << 1);
+                    2
+                }
+                // `<`, and any other non-ASCII character.
+                _ => return None,
+            };
+            rest = rest & !M::low(at + width);
+        }
+        Some(Settled { references: references(ampersands, title)?, whitespace, dash })
+    }
+
+    /// The classes with these characters settled.
+    #[inline(always)]
+    pub(super) fn apply(&self, classes: &mut Classes<M>) {
+        let Settled { references, whitespace, dash } = self;
+        let outside = !references.spans;
+        classes.alnum = classes.alnum & outside;
+        classes.space = classes.space & outside;
+        classes.whitespace = (classes.whitespace & outside) | references.whitespace | *whitespace;
+        classes.separator = (classes.separator & outside) | references.separator;
+        classes.dash = (classes.dash & outside) | references.dash | *dash;
+    }
 }
 
 /// The bytes of a title's character references, and the classes they take, a bit each.
