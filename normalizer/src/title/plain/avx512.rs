@@ -98,7 +98,7 @@ fn settled<M: Mask + Halves, const H: usize>(title: &str) -> Option<String> {
     let mut classes: Classes<M> = join(texts.map(|v| classify(v)));
     let rare = texts.map(|v| classify_rare(v));
     let rare: [M; RARE] = std::array::from_fn(|k| M::from_halves(rare.map(|half| half[k])));
-    settle(&mut classes, &rare, &references)?;
+    settle(&mut classes, &rare, references)?;
     Some(key_from(texts, &classes, bytes.len()))
 }
 

@@ -36,18 +36,12 @@ pub(super) const LAST_SPACE: usize = 8;
 pub(super) fn settle<M: Mask>(
     classes: &mut Classes<M>,
     rare: &[M; RARE],
-    references: &References<M>,
+    references: References<M>,
 ) -> Option<()> {
     let zero = M::default();
     if rare[LT] != zero {
         return None;
     }
-    let outside = !references.spans;
-    classes.alnum = classes.alnum & outside;
-    classes.space = classes.space & outside;
-    classes.whitespace = (classes.whitespace & outside) | references.whitespace;
-    classes.separator = (classes.separator & outside) | references.separator;
-    classes.dash = (classes.dash & outside) | references.dash;
     let three = rare[LEAD_E2] & (rare[BYTE_80] >> 1);
     let quote = three & (rare[LAST_QUOTE] >> 2);
     let dash = three & (rare[LAST_DASH] >> 2);
@@ -58,9 +52,8 @@ pub(super) fn settle<M: Mask>(
     if rare[HIGH] & !(whole(quote | dash) | whitespace) != zero {
         return None;
     }
-    classes.whitespace |= whitespace;
     // A dash's last byte: it separates when whitespace comes next.
-    classes.dash |= dash << 2;
+    Settled { references, whitespace, dash: dash << 2 }.apply(classes);
     Some(())
 }
 
