@@ -14,8 +14,8 @@
 //! own, if it is long enough; or the whole text, each separator's space widened to `" | "` in place.
 //!
 //! A title with `&`, `<` or non-ASCII bytes has them settled from its bytes, a character at a time
-//! ([`Settled`]): the characters that the AVX-512 path also lets be ([`super::wide::settle`]), the
-//! rest declined. The classes and the text of the first pass are kept; only a reference's letters and
+//! ([`Settled`]), as the AVX-512 path does: the characters a plain title may also have, the rest
+//! declined. The classes and the text of the first pass are kept; only a reference's letters and
 //! digits are taken out of the text again. (Loading and classifying such a title a second time, with
 //! a compare for each of the rarer bytes, took about a third of its time.)
 

@@ -6,62 +6,22 @@ use super::super::chars::{self, Class, Fold};
 use super::{Classes, Marks, Mask};
 use crate::html;
 
-/// The classes of the AVX-512 path's `classify_rare`, in its order: the bytes [`settle`] looks at.
-pub(super) const RARE: usize = 9;
-pub(super) const LT: usize = 0;
-pub(super) const HIGH: usize = 1;
-pub(super) const LEAD_E2: usize = 2;
-pub(super) const LEAD_C2: usize = 3;
-pub(super) const BYTE_80: usize = 4;
-pub(super) const BYTE_A0: usize = 5;
-/// Last bytes of `E2 80 xx` for `‘ ’ “ ” …`.
-pub(super) const LAST_QUOTE: usize = 6;
-/// Last bytes of `E2 80 xx` for `– —`.
-pub(super) const LAST_DASH: usize = 7;
-/// Last bytes of `E2 80 xx` for U+2000 to U+200A, U+2028, U+2029 and U+202F.
-pub(super) const LAST_SPACE: usize = 8;
-
-/// Settles the bytes that made `classes.other` non-empty, when they are characters a plain title may
+/// The bytes that made `classes.other` non-empty, settled when they are characters a plain title may
 /// also have: character references to punctuation, dashes, separators and spaces (the reference
 /// taking the class of what it decodes to), a literal `&` (punctuation); the no-break space; and
 /// from U+2000 to U+202F the spaces (whitespace), the curly quotes and the ellipsis (punctuation)
-/// and the en and em dashes (dashes, which separate before whitespace). `None` for anything else: a
-/// tag, a reference to a letter or a digit, another non-ASCII character, and references whose
-/// second decoding could depend on what follows them.
+/// and the en and em dashes (dashes, which separate before whitespace). A tag, a reference to a
+/// letter or a digit, another non-ASCII character, and references whose second decoding could depend
+/// on what follows them are not.
 ///
 /// Each of these characters folds to itself or to ASCII spaces or full stops, is never kept, and sits
 /// whole in a gap, so the rules of the key see in it only what its class says. (English titles have
 /// them often: 13% of the benchmark list, which took the folder about twice as long.)
-#[inline(always)]
-pub(super) fn settle<M: Mask>(
-    classes: &mut Classes<M>,
-    rare: &[M; RARE],
-    references: References<M>,
-) -> Option<()> {
-    let zero = M::default();
-    if rare[LT] != zero {
-        return None;
-    }
-    let three = rare[LEAD_E2] & (rare[BYTE_80] >> 1);
-    let quote = three & (rare[LAST_QUOTE] >> 2);
-    let dash = three & (rare[LAST_DASH] >> 2);
-    let space = three & (rare[LAST_SPACE] >> 2);
-    let no_break = rare[LEAD_C2] & (rare[BYTE_A0] >> 1);
-    let whole = |first: M| first | (first << 1) | (first << 2);
-    let whitespace = whole(space) | no_break | (no_break << 1);
-    if rare[HIGH] & !(whole(quote | dash) | whitespace) != zero {
-        return None;
-    }
-    // A dash's last byte: it separates when whitespace comes next.
-    Settled { references, whitespace, dash: dash << 2 }.apply(classes);
-    Some(())
-}
-
-/// [`settle`] from the title's bytes rather than from masks of them, in two steps: [`Settled::scan`]
-/// reads the bytes of `classes.other` one character at a time, and declines the title at the first
-/// character it may not let be; [`Settled::apply`] changes the classes. A title with a few quotes or
-/// an `&` has a handful of such bytes, where the masks cost a compare and a join for every class of
-/// every piece. The same characters are let be, with the same outcome.
+///
+/// In two steps, from the title's bytes: [`Settled::scan`] reads the bytes of `classes.other` one
+/// character at a time, and declines the title at the first character it may not let be;
+/// [`Settled::apply`] changes the classes. A title with a few quotes or an `&` has a handful of such
+/// bytes, where masks of them cost a compare and a join for every class of every piece.
 pub(super) struct Settled<M> {
     references: References<M>,
     whitespace: M,
