@@ -151,11 +151,15 @@
 //! `normalized_title` 10.3 to 14.6 million titles/s against `normalize_title`'s 219,000 to 333,000
 //! (42 to 55x, median 44.7x). With AVX2 but not AVX-512: `lossy_url` median 331x (278 to 342x);
 //! `normalized_title` median 41.0x (35.2 to 46.0x; 36.0x before the change to settling below, and
-//! the SSE2 path alone gave 29.3x on the same machine). The target of 50x is met for URLs, not for titles. The
+//! the SSE2 path alone gave 29.3x on the same machine). On a quicker AVX-512 machine, where Python
+//! does 480,000 to 545,000 titles/s, with the workspace's release profile of thin LTO and one codegen
+//! unit: titles median 49.0x over seven rounds (46.7 to 51.4x) and 50.0x over five (49.3 to 53.5x),
+//! URLs median 251x; before this profile and the AVX-512 settling below, median 46.3x. The issue's
+//! target of 50x is met for URLs, and for titles only at about the median on that machine. The
 //! Python title function is a few C-level string operations with no separator rule and no Unicode
-//! folding, 2.5 to 3.3 µs a title at best on these machines; 50x is 50 to 66 ns a title, where
+//! folding, 1.8 to 3.3 µs a title at best on these machines; 50x is 37 to 66 ns a title, where
 //! merely copying a title into a new string and lower-casing it (`str::to_ascii_lowercase`) takes
-//! about 20 to 24 ns and allocating and freeing the key's string alone about 10.
+//! about 13 to 24 ns and allocating and freeing the key's string alone 5 to 10.
 //!
 //! `cargo run --release -p normalizer --example throughput -- --classes` gives the time by kind of
 //! title (best of many passes). The first of these paths that takes a title makes its key:
@@ -166,10 +170,15 @@
 //!   key's bytes. It also takes titles whose other characters are curly quotes, en and em dashes,
 //!   Unicode spaces, a literal `&`, and character references to punctuation, dashes, separators and
 //!   spaces (decoded by the general path's own scanner, declined where decoding twice could depend
-//!   on what follows; `title/plain/wide.rs`): 89% of the list. Plain ASCII titles went from about 47
-//!   to 33 ns (up to 64 bytes) and from 79 to 53 (65 to 128 bytes), the whole list from about 72 to
-//!   58 ns, measured side by side (best of 3,000 passes, alternating builds), with identical keys on
-//!   the benchmark list and on 200,000 generated titles (`examples/title_corpus.rs`).
+//!   on what follows; `title/plain/wide.rs`): 89% of the list. Those characters are settled from the
+//!   title's bytes a character at a time, keeping the first pass (`Settled`, as in the AVX2 path
+//!   below); loading and classifying such titles again with a compare for each rarer byte, as this
+//!   path did before, made titles with references take 50.9 ns against 49.4, other Latin titles 68.1
+//!   against 65.4, the whole list 39.8 against 38.2 (best of 200 passes, least of six runs). When this
+//!   path came, plain ASCII titles went from about 47 to 33 ns (up to 64 bytes) and from 79 to 53
+//!   (65 to 128 bytes), the whole list from about 72 to 58 ns, measured side by side (best of 3,000
+//!   passes, alternating builds), with identical keys on the benchmark list and on 200,000
+//!   generated titles (`examples/title_corpus.rs`).
 //! - With AVX2 but not AVX-512 (checked once at run time), the same titles take
 //!   `title/plain/avx2.rs`: 32-byte pieces loaded straight from the title (the last one ending at
 //!   its end, overlapping the one before, so that nothing past the title is read), a compare per
@@ -219,7 +228,15 @@
 //! sixteen-byte classes for them cost more on other titles than they saved); two-byte letters
 //! (Latin-1, Latin Extended-A, Greek, Cyrillic) in the AVX-512 path through 128-entry tables and
 //! `vpermt2b` (a Greek-suffixed title went from 138 to 107 ns and a French one from 120 to 107, but
-//! titles with only curly quotes from 46 to 73, and the list as a whole was no quicker).
+//! titles with only curly quotes from 46 to 73, and the list as a whole was no quicker); both again
+//! at a later stop, on an AVX-512 machine: a *stand-in* text of a byte per folded character (a
+//! marker byte for each kept one beyond ASCII) keyed by the mask paths and the markers written back
+//! (correct on all but 22 of the 233 titles the mask paths decline, but building the stand-in took
+//! about 500 instructions for an 84-byte title, reloading it stalled, and writing the markers back
+//! was a chain of dependent loads: other-script titles 97 to 142 ns), and letters that fold to as
+//! many bytes kept in place in both wide paths, with upper-case ones rewritten and parts counted in
+//! characters (a scan of 2.4 to 4.4 ns a letter; other scripts 84 to 77 ns and other Latin titles
+//! 59 to 58, but titles with references 47 to 53, and the whole list 34.6 against 34.9).
 
 mod canonical;
 mod detect;
