@@ -153,8 +153,8 @@
 //! `normalized_title` median 41.0x (35.2 to 46.0x; 36.0x before the change to settling below, and
 //! the SSE2 path alone gave 29.3x on the same machine). On a quicker AVX-512 machine, where Python
 //! does 480,000 to 545,000 titles/s, with the workspace's release profile of thin LTO and one codegen
-//! unit: titles median 49.0x over seven rounds (46.7 to 51.4x) and 50.0x over five (49.3 to 53.5x),
-//! URLs median 251x; before this profile and the AVX-512 settling below, median 46.3x. The issue's
+//! unit: titles median 49.0x over seven rounds (46.7 to 51.4x), 50.0x and 50.3x over five (46.5 to
+//! 53.5x), URLs median 248 to 253x; before this profile and the AVX-512 settling below, median 46.3x. The issue's
 //! target of 50x is met for URLs, and for titles only at about the median on that machine. The
 //! Python title function is a few C-level string operations with no separator rule and no Unicode
 //! folding, 1.8 to 3.3 µs a title at best on these machines; 50x is 37 to 66 ns a title, where
