@@ -4,7 +4,7 @@
 //! Run with `cargo run --release -p normalizer --example throughput`; `-- --dump` prints each input
 //! and its key, tab-separated, instead (`<none>` when there is no key), for diffing with the Python side.
 //! `-- --classes` prints the time per title of `normalized_title` for each kind of title in the list,
-//! beside a floor: copying the title into a new string and lower-casing its ASCII letters
+//! and of `title_key` with a source's name for the whole list, beside a floor: copying the title into a new string and lower-casing its ASCII letters
 //! (`str::to_ascii_lowercase`), which any key function returning a `String` pays about. These are the
 //! best of many short passes, so that other processes on the machine disturb them less.
 
@@ -13,7 +13,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use normalizer::{lossy_url, normalized_title};
+use normalizer::{lossy_url, normalized_title, title_key};
 
 const URLS: &str = include_str!("../benches/data/urls.txt");
 const TITLES: &str = include_str!("../benches/data/titles.txt");
@@ -99,4 +99,13 @@ fn classes(titles: &[&str]) {
         let floor = best_ns(&items, str::to_ascii_lowercase);
         println!("{name:28} {:>6} {ns:>10.1} {floor:>10.1} {:>6.1}", items.len(), ns / floor);
     }
+    // The archive's own call: with the source's name, which takes the folder and the general path.
+    let ns = best_ns(titles, |t| title_key(t, Some("The Boston Globe")));
+    let floor = best_ns(titles, str::to_ascii_lowercase);
+    println!(
+        "{:28} {:>6} {ns:>10.1} {floor:>10.1} {:>6.1}",
+        "all, title_key with source",
+        titles.len(),
+        ns / floor
+    );
 }

@@ -112,8 +112,7 @@ pub fn clean_title(html_title: &str, source_name: Option<&str>) -> String {
 
 /// The key of a source name: its folded text, separators kept (the reference's `media_id = 0` case).
 fn source_key(name: &str) -> String {
-    fast::with_folded(name, |text, _| String::from_utf8(text.to_vec()).ok())
-        .flatten()
+    fast::with_folded(name, |text, _| text.to_owned())
         .unwrap_or_else(|| TitleParts::general(name).text)
 }
 
@@ -134,13 +133,10 @@ fn key_text(title: &str, source: Option<&str>) -> String {
 
 #[inline]
 fn key_from(title: &str, source: Option<&str>, drop_source: bool) -> Key {
-    let source = source.map(str::as_bytes);
     fast::with_folded(title, |text, ranges| choose_key(text, ranges, source, drop_source))
-        .flatten()
         .unwrap_or_else(|| {
             let parts = TitleParts::general(title);
-            choose_key(parts.text.as_bytes(), &parts.ranges, source, drop_source)
-                .unwrap_or(Key::Text(String::new()))
+            choose_key(&parts.text, &parts.ranges, source, drop_source)
         })
 }
 
@@ -153,32 +149,26 @@ enum Key {
 
 /// The key from a title's folded text and parts: with `drop_source`, parts equal to the source go
 /// first; then the longest part is the key if it has at least 32 characters and is not the source, else
-/// the whole text. `None` only if `text` is not UTF-8 (it always is).
+/// the whole text.
 #[inline]
-fn choose_key(
-    text: &[u8],
-    ranges: &Ranges,
-    source: Option<&[u8]>,
-    drop_source: bool,
-) -> Option<Key> {
+fn choose_key(text: &str, ranges: &Ranges, source: Option<&str>, drop_source: bool) -> Key {
     let part = |i: usize| {
         let (a, b) = ranges.get(i);
         text.get(a..b).unwrap_or_default()
     };
-    let owned = |bytes: &[u8]| std::str::from_utf8(bytes).ok().map(str::to_owned);
     if drop_source
         && let Some(source) = source
         && ranges.len() > 1
         && (0..ranges.len()).any(|i| part(i) == source)
     {
-        let kept: Vec<&[u8]> = (0..ranges.len()).map(part).filter(|p| *p != source).collect();
+        let kept: Vec<&str> = (0..ranges.len()).map(part).filter(|p| *p != source).collect();
         if kept.is_empty() {
-            return owned(source).map(Key::Text);
+            return Key::Text(source.to_owned());
         }
-        return owned(&kept.join(SEPARATOR.as_bytes())).map(Key::Rebuild);
+        return Key::Rebuild(kept.join(SEPARATOR));
     }
     if ranges.len() < 2 {
-        return owned(text).map(Key::Text);
+        return Key::Text(text.to_owned());
     }
     let mut longest = 0;
     let mut longest_chars = 0;
@@ -190,9 +180,9 @@ fn choose_key(
         }
     }
     if longest_chars < KEY_PART_MIN_CHARS || source == Some(part(longest)) {
-        return owned(text).map(Key::Text);
+        return Key::Text(text.to_owned());
     }
-    owned(part(longest)).map(Key::Text)
+    Key::Text(part(longest).to_owned())
 }
 
 /// A title folded and split by the general path: `text` holds the parts joined by [`SEPARATOR`],

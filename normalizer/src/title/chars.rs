@@ -62,13 +62,42 @@ pub(super) fn class_of(c: char) -> Class {
     }
 }
 
+/// One character as UTF-8: `bytes[..len]`, zeros after. Made only from a `char`, so those bytes are
+/// always one whole, well-formed character, which the folder's unchecked conversion of its output
+/// to a string relies on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Utf8Char {
+    bytes: [u8; 4],
+    len: u8,
+}
+
+impl Utf8Char {
+    pub(super) const fn new(c: char) -> Self {
+        let mut bytes = [0; 4];
+        let len = c.encode_utf8(&mut bytes).len() as u8;
+        Utf8Char { bytes, len }
+    }
+
+    /// The four bytes, the character's first.
+    #[inline(always)]
+    pub(super) fn bytes(self) -> [u8; 4] {
+        self.bytes
+    }
+
+    /// How many of the bytes are the character's (1 to 4).
+    #[inline(always)]
+    pub(super) fn len(self) -> usize {
+        usize::from(self.len)
+    }
+}
+
 /// What folding does to one input character.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Fold {
     /// The character cannot be folded on its own: the title takes the general path.
     General,
-    /// It folds to one character, `utf8[..len]`, of class `class`.
-    One { utf8: [u8; 4], len: u8, class: Class },
+    /// It folds to one character, of class `class`.
+    One { utf8: Utf8Char, class: Class },
     /// It folds to several characters: `many[start..start + len]` of its block.
     Many { start: u16, len: u8 },
 }
@@ -113,11 +142,7 @@ fn build_block(first: u32) -> Block {
         };
         let mut chars = folded.chars();
         *slot = match (chars.next(), chars.next()) {
-            (Some(one), None) => {
-                let mut utf8 = [0; 4];
-                let len = one.encode_utf8(&mut utf8).len() as u8;
-                Fold::One { utf8, len, class: class_of(one) }
-            }
+            (Some(one), None) => Fold::One { utf8: Utf8Char::new(one), class: class_of(one) },
             _ => {
                 let start = block.many.len();
                 block.many.extend(folded.chars().map(|c| (c, class_of(c))));

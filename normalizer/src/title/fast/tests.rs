@@ -15,9 +15,7 @@ type Parts = (String, Vec<(usize, usize, usize)>);
 
 /// The folder's text and parts, or `None` when it leaves the title to the general path.
 fn folded(title: &str) -> Option<Parts> {
-    with_folded(title, |text, ranges| {
-        (String::from_utf8(text.to_vec()).expect("the folder writes UTF-8"), ranges.to_vec())
-    })
+    with_folded(title, |text, ranges| (text.to_owned(), ranges.to_vec()))
 }
 
 /// Whether the folder agrees with the general path on `title` (trivially when it declines it).
