@@ -35,7 +35,7 @@
 use std::cell::Cell;
 
 use super::chars::{self, Class, Fold, Utf8Char};
-use super::{KEY_PART_MIN_CHARS, MAX_KEY_CHARS, Ranges, SEPARATOR};
+use super::{KEY_PART_MIN_CHARS, MAX_KEY_CHARS, Ranges, SEPARATOR, plain};
 use crate::html;
 
 /// Room for the longest text the folder writes before it gives up: under [`MAX_KEY_CHARS`] characters
@@ -277,6 +277,15 @@ impl<const N: usize> Lanes<N> {
 
     #[inline(always)]
     fn fill(&mut self, bytes: &[u8]) {
+        if plain::wide_lanes(bytes, &mut self.lowered, &mut self.stops) {
+            return;
+        }
+        self.fill_by_chunks(bytes);
+    }
+
+    /// [`Lanes::fill`] sixteen bytes at a time.
+    #[inline(always)]
+    fn fill_by_chunks(&mut self, bytes: &[u8]) {
         let len = bytes.len();
         let mut start = 0;
         while start < len {

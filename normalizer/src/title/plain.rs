@@ -37,6 +37,23 @@ pub(super) fn key(title: &str) -> Option<String> {
     key_sse2(title)
 }
 
+/// The one-pass folder's lanes of `bytes` (`fast::Lanes`), computed 64 bytes at a time where the
+/// processor has AVX-512 (as [`key`] would use it); `false` where it has not, and nothing is written.
+#[inline]
+pub(super) fn wide_lanes(bytes: &[u8], lowered: &mut [u8], stops: &mut [u8]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if avx512::available() {
+        #[allow(unsafe_code)]
+        // SAFETY: `available` said this processor has what `avx512::lanes` needs.
+        unsafe {
+            avx512::lanes(bytes, lowered, stops);
+        }
+        return true;
+    }
+    let _ = (bytes, lowered, stops);
+    false
+}
+
 /// [`key`] with sixteen-byte vectors (SSE2 on x86-64, a portable loop elsewhere).
 #[inline]
 fn key_sse2(title: &str) -> Option<String> {

@@ -8,7 +8,8 @@ use proptest::test_runner::RngSeed;
 
 use super::super::TitleParts;
 use super::super::chars::{self, Fold, STARTER_SECONDS};
-use super::{key, with_folded};
+use super::super::plain;
+use super::{Lanes, key, with_folded};
 
 /// Folded text, and each part's start, end and length in characters.
 type Parts = (String, Vec<(usize, usize, usize)>);
@@ -193,6 +194,36 @@ fn tricky() -> impl Strategy<Value = String> {
     vec(piece, 0..24).prop_map(|pieces| pieces.concat())
 }
 
+/// Where the processor has AVX-512, the lanes come from `plain::wide_lanes`: they must be the
+/// sixteen-byte ones (for the lowered bytes, within the title). Elsewhere there is nothing to compare.
+fn check_wide_lanes(bytes: &[u8]) {
+    fn compare<const N: usize>(bytes: &[u8]) {
+        if !(Lanes::<N>::MIN..=Lanes::<N>::MAX).contains(&bytes.len()) {
+            return;
+        }
+        let mut chunked = Lanes::<N>::EMPTY;
+        chunked.fill_by_chunks(bytes);
+        let mut wide = Lanes::<N>::EMPTY;
+        if plain::wide_lanes(bytes, &mut wide.lowered, &mut wide.stops) {
+            assert_eq!(wide.stops, chunked.stops, "stops of {bytes:?}");
+            let len = bytes.len();
+            assert_eq!(wide.lowered[..len], chunked.lowered[..len], "lowered of {bytes:?}");
+        }
+    }
+    compare::<64>(bytes);
+    compare::<128>(bytes);
+    compare::<256>(bytes);
+}
+
+/// Bytes of the classes the lanes tell apart, and any others.
+fn lane_bytes() -> impl Strategy<Value = Vec<u8>> {
+    let byte = prop_oneof![
+        4 => select(b"aZz09 -:|&<\t\r\x0b\x0c\n.,\x80\xbf\xc3\xe2\xff\0".to_vec()),
+        1 => any::<u8>(),
+    ];
+    vec(byte, 16..=240)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 2000,
@@ -209,5 +240,15 @@ proptest! {
     #[test]
     fn the_folder_agrees_on_arbitrary_strings(title in any::<String>()) {
         check(&title);
+    }
+
+    #[test]
+    fn wide_lanes_are_the_sixteen_byte_ones(bytes in lane_bytes()) {
+        check_wide_lanes(&bytes);
+    }
+
+    #[test]
+    fn wide_lanes_are_the_sixteen_byte_ones_on_titles(title in tricky()) {
+        check_wide_lanes(title.as_bytes());
     }
 }

@@ -18,8 +18,8 @@
 use std::arch::x86_64::{
     __m512i, _mm512_cmpeq_epi8_mask, _mm512_cmplt_epu8_mask, _mm512_mask_blend_epi8,
     _mm512_mask_storeu_epi8, _mm512_maskz_compress_epi8, _mm512_maskz_expand_epi8,
-    _mm512_maskz_loadu_epi8, _mm512_movepi8_mask, _mm512_or_si512, _mm512_set1_epi8,
-    _mm512_setzero_si512, _mm512_sub_epi8,
+    _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8, _mm512_movepi8_mask, _mm512_or_si512,
+    _mm512_set1_epi8, _mm512_setzero_si512, _mm512_storeu_si512, _mm512_sub_epi8,
 };
 
 use super::wide::{Settled, kept, longest_part};
@@ -58,6 +58,71 @@ pub(super) unsafe fn key(title: &str) -> Option<String> {
         Some(key_from(texts, &classes, n))
     } else {
         None
+    }
+}
+
+/// The one-pass folder's lanes of `bytes` (at most 256): what `fast::Lanes::chunk` computes sixteen
+/// bytes at a time, here from [`classify`]'s masks, 64 bytes at a time. `lowered` and `stops` are
+/// written for every 64-byte block the title reaches (so at most the first `bytes.len()` rounded up
+/// to 64 bytes of each), the bytes past the title in them as the folder wants them: stops `0x80`,
+/// lowered bytes of no matter.
+///
+/// # Safety
+///
+/// [`available`] must have said yes.
+#[allow(unsafe_code)]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn lanes(bytes: &[u8], lowered: &mut [u8], stops: &mut [u8]) {
+    const BLOCKS: usize = 4;
+    let mut texts = [_mm512_setzero_si512(); BLOCKS];
+    let mut classes = [Classes::<u64>::default(); BLOCKS];
+    let mut chunks = bytes.chunks(64);
+    for (text, classes) in texts.iter_mut().zip(&mut classes) {
+        let Some(chunk) = chunks.next() else {
+            break;
+        };
+        *text = load(chunk);
+        *classes = classify(*text);
+    }
+    let splat = |b: u8| _mm512_set1_epi8(i8::from_le_bytes([b]));
+    let mut before = Classes::<u64>::default();
+    for k in 0..bytes.len().div_ceil(64).min(BLOCKS) {
+        let c = classes[k];
+        let after = classes.get(k + 1).copied().unwrap_or_default();
+        // The bits of the byte before each byte, and of the byte after, across blocks.
+        let previous = |m: fn(&Classes<u64>) -> u64| m(&c) << 1 | m(&before) >> 63;
+        let next = |m: fn(&Classes<u64>) -> u64| m(&c) >> 1 | m(&after) << 63;
+        let copied = c.alnum | (c.space & previous(|c| c.alnum) & next(|c| c.alnum));
+        let separator = c.separator | (c.dash & next(|c| c.whitespace));
+        let special = c.other | (c.dash & next(|c| c.other));
+        let gap = !copied;
+        let lanes = _mm512_or_si512(
+            _mm512_or_si512(
+                _mm512_maskz_mov_epi8(gap, splat(0x80)),
+                _mm512_maskz_mov_epi8(gap & c.whitespace, splat(0x01)),
+            ),
+            _mm512_or_si512(
+                _mm512_maskz_mov_epi8(gap & separator, splat(0x02)),
+                _mm512_maskz_mov_epi8(gap & special, splat(0x04)),
+            ),
+        );
+        let at = 64 * k;
+        store(lowered.get_mut(at..at + 64), _mm512_or_si512(texts[k], splat(0x20)));
+        store(stops.get_mut(at..at + 64), lanes);
+        before = c;
+    }
+}
+
+/// Writes the 64 bytes of `v` to `out`, if it is there and that long.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn store(out: Option<&mut [u8]>, v: __m512i) {
+    if let Some(out) = out.and_then(|out| out.first_chunk_mut::<64>()) {
+        #[allow(unsafe_code)]
+        // SAFETY: `out` is 64 bytes long; the store is unaligned.
+        unsafe {
+            _mm512_storeu_si512(out.as_mut_ptr().cast(), v);
+        }
     }
 }
 
