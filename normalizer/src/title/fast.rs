@@ -280,41 +280,58 @@ impl<const N: usize> Lanes<N> {
         if plain::wide_lanes(bytes, &mut self.lowered, &mut self.stops) {
             return;
         }
-        self.fill_by_chunks(bytes);
+        #[cfg(target_arch = "x86_64")]
+        if bytes.len() >= 32 && is_x86_feature_detected!("avx2") {
+            #[allow(unsafe_code)]
+            // SAFETY: the processor has AVX2 (checked just above).
+            unsafe {
+                self.fill_avx2(bytes);
+            }
+            return;
+        }
+        self.fill_by_chunks::<16>(bytes);
     }
 
-    /// [`Lanes::fill`] sixteen bytes at a time.
+    /// [`Lanes::fill`] 32 bytes at a time, in AVX2 registers (at least 32 bytes).
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn fill_avx2(&mut self, bytes: &[u8]) {
+        self.fill_by_chunks::<32>(bytes);
+    }
+
+    /// [`Lanes::fill`] `W` bytes at a time (the title has at least `W` bytes, or none is written).
     #[inline(always)]
-    fn fill_by_chunks(&mut self, bytes: &[u8]) {
+    fn fill_by_chunks<const W: usize>(&mut self, bytes: &[u8]) {
         let len = bytes.len();
         let mut start = 0;
         while start < len {
-            // The last sixteen bytes again when the title is not a multiple of sixteen long: the
-            // lanes they overlap come out the same.
-            let at = start.min(len.saturating_sub(16));
-            self.chunk(bytes, at);
-            start += 16;
+            // The last `W` bytes again when the title is not a multiple of `W` long: the lanes they
+            // overlap come out the same.
+            let at = start.min(len.saturating_sub(W));
+            self.chunk::<W>(bytes, at);
+            start += W;
         }
     }
 
     #[inline(always)]
-    fn chunk(&mut self, bytes: &[u8], at: usize) {
-        let Some(&chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<16>) else {
+    fn chunk<const W: usize>(&mut self, bytes: &[u8], at: usize) {
+        let Some(&chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<W>) else {
             return;
         };
         // The bytes one before and one after, read again where the title has them (only the first
-        // and the last chunk need shifting, which goes through general registers).
-        let previous = match at.checked_sub(1).and_then(|j| bytes.get(j..)?.first_chunk::<16>()) {
+        // and the last chunk need shifting).
+        let previous = match at.checked_sub(1).and_then(|j| bytes.get(j..)?.first_chunk::<W>()) {
             Some(&previous) => previous,
-            None => (u128::from_le_bytes(chunk) << 8).to_le_bytes(),
+            None => std::array::from_fn(|j| j.checked_sub(1).map_or(0, |j| chunk[j])),
         };
-        let next = match bytes.get(at + 1..).and_then(<[u8]>::first_chunk::<16>) {
+        let next = match bytes.get(at + 1..).and_then(<[u8]>::first_chunk::<W>) {
             Some(&next) => next,
-            None => (u128::from_le_bytes(chunk) >> 8).to_le_bytes(),
+            None => std::array::from_fn(|j| chunk.get(j + 1).copied().unwrap_or(0)),
         };
-        let mut lowered = [0; 16];
-        let mut stops = [0; 16];
-        for j in 0..16 {
+        let mut lowered = [0; W];
+        let mut stops = [0; W];
+        for j in 0..W {
             let b = chunk[j];
             let copied = is_alnum(b) | ((b == b' ') & is_alnum(previous[j]) & is_alnum(next[j]));
             let dash = b == b'-';
@@ -327,10 +344,10 @@ impl<const N: usize> Lanes<N> {
             };
             lowered[j] = b | 0x20;
         }
-        if let Some(out) = self.lowered.get_mut(at..at + 16) {
+        if let Some(out) = self.lowered.get_mut(at..at + W) {
             out.copy_from_slice(&lowered);
         }
-        if let Some(out) = self.stops.get_mut(at..at + 16) {
+        if let Some(out) = self.stops.get_mut(at..at + W) {
             out.copy_from_slice(&stops);
         }
     }

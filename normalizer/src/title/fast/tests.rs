@@ -194,20 +194,38 @@ fn tricky() -> impl Strategy<Value = String> {
     vec(piece, 0..24).prop_map(|pieces| pieces.concat())
 }
 
-/// Where the processor has AVX-512, the lanes come from `plain::wide_lanes`: they must be the
-/// sixteen-byte ones (for the lowered bytes, within the title). Elsewhere there is nothing to compare.
+/// Where the processor has AVX-512, the lanes come from `plain::wide_lanes`, and where it has AVX2,
+/// from 32-byte chunks: they must be the sixteen-byte ones (for the lowered bytes, within the
+/// title). Without either there is nothing to compare.
 fn check_wide_lanes(bytes: &[u8]) {
     fn compare<const N: usize>(bytes: &[u8]) {
         if !(Lanes::<N>::MIN..=Lanes::<N>::MAX).contains(&bytes.len()) {
             return;
         }
         let mut chunked = Lanes::<N>::EMPTY;
-        chunked.fill_by_chunks(bytes);
+        chunked.fill_by_chunks::<16>(bytes);
+        let same = |lanes: &Lanes<N>, how: &str| {
+            assert_eq!(lanes.stops, chunked.stops, "stops of {bytes:?} ({how})");
+            let len = bytes.len();
+            assert_eq!(
+                lanes.lowered[..len],
+                chunked.lowered[..len],
+                "lowered of {bytes:?} ({how})"
+            );
+        };
         let mut wide = Lanes::<N>::EMPTY;
         if plain::wide_lanes(bytes, &mut wide.lowered, &mut wide.stops) {
-            assert_eq!(wide.stops, chunked.stops, "stops of {bytes:?}");
-            let len = bytes.len();
-            assert_eq!(wide.lowered[..len], chunked.lowered[..len], "lowered of {bytes:?}");
+            same(&wide, "AVX-512");
+        }
+        #[cfg(target_arch = "x86_64")]
+        if bytes.len() >= 32 && is_x86_feature_detected!("avx2") {
+            let mut avx2 = Lanes::<N>::EMPTY;
+            #[allow(unsafe_code)]
+            // SAFETY: the processor has AVX2 (checked just above).
+            unsafe {
+                avx2.fill_avx2(bytes);
+            }
+            same(&avx2, "AVX2");
         }
     }
     compare::<64>(bytes);
