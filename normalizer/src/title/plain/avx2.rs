@@ -49,6 +49,8 @@ pub(super) unsafe fn key(title: &str) -> Option<String> {
     let n = title.len();
     if n <= 64 {
         key_in::<u64, 2>(title)
+    } else if n <= 96 {
+        key_in::<u128, 3>(title)
     } else if n <= 128 {
         key_in::<u128, 4>(title)
     } else {
