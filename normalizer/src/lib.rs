@@ -146,20 +146,28 @@
 //! `normalizer/benches/compare.sh` runs mcmetadata 2.1.0 and this crate on the same 2,869 URLs and
 //! 2,164 titles (`benches/data`, from WCXB), one core each, in five alternating rounds, and prints
 //! each round's ratio and their median; `cargo bench -p normalizer` has the Criterion version.
-//! Measured on shared two-core machines (AMD EPYC), five rounds each. With AVX-512: `lossy_url`
-//! 420,000 to 632,000 URLs/s against `normalize_url`'s 1,550 to 1,780 (median 273x);
-//! `normalized_title` 10.3 to 14.6 million titles/s against `normalize_title`'s 219,000 to 333,000
-//! (42 to 55x, median 44.7x). With AVX2 but not AVX-512: `lossy_url` median 331x (278 to 342x);
-//! `normalized_title` median 41.0x (35.2 to 46.0x; 36.0x before the change to settling below, and
-//! the SSE2 path alone gave 29.3x on the same machine). On a quicker AVX-512 machine, where Python
-//! does 480,000 to 545,000 titles/s, with the workspace's release profile of thin LTO and one codegen
-//! unit: titles median 49.0x over seven rounds (46.7 to 51.4x), 50.0x and 50.3x over five (46.5 to
-//! 53.5x), URLs median 248 to 253x; before this profile and the AVX-512 settling below, median 46.3x. The issue's
-//! target of 50x is met for URLs, and for titles only at about the median on that machine. The
-//! Python title function is a few C-level string operations with no separator rule and no Unicode
-//! folding, 1.8 to 3.3 µs a title at best on these machines; 50x is 37 to 66 ns a title, where
-//! merely copying a title into a new string and lower-casing it (`str::to_ascii_lowercase`) takes
-//! about 13 to 24 ns and allocating and freeing the key's string alone 5 to 10.
+//! Measured on shared two-core machines, seven rounds each unless said. On an Intel Xeon with
+//! AVX-512 (2026-11-25, Python doing 390,000 to 435,000 titles/s): `normalized_title` median 53.6x
+//! and 53.5x over two runs (rounds from 51.9 to 57.1x; a single round once gave 49.4x), up from
+//! 47.6x at the start of that stop; with the AVX-512 paths turned off, so that the AVX2 ones run,
+//! 42.6x; `lossy_url` 250x to 252x. Earlier, on AMD EPYC machines: with AVX-512, titles 44.7x, then
+//! 49.0 to 50.3x after the release profile of thin LTO and one codegen unit; with AVX2 but not
+//! AVX-512, 35.2 to 41.0x (the SSE2 path alone 29.3x); URLs 248 to 331x. So the target of
+//! 50x holds for URLs everywhere, and for titles on processors with AVX-512, not on those with only
+//! AVX2. The Python title function is a few C-level string operations with no separator rule and
+//! no Unicode folding, 1.8 to 3.3 µs a title at best on these machines; 50x is 37 to 66 ns a title,
+//! where merely copying a title into a new string and lower-casing it (`str::to_ascii_lowercase`)
+//! takes about 13 to 24 ns and allocating and freeing the key's string alone 5 to 10.
+//!
+//! What that stop changed, best-of ns a title by kind (`--classes`, least of eight runs, the two
+//! builds side by side), whole list 49.8 to 42.8, plain ASCII 32.9 to 30.8, with references 60.2 to
+//! 56.9, other Latin 76.2 to 65.8, other scripts 114.1 to 92.5, `title_key` with a source 153 to 137:
+//! the folder's text taken as UTF-8 without validating it (below); its lanes from the AVX-512 path's
+//! classes; whole-text keys of 65 to 128 bytes spread out in two registers (below); and, for the
+//! AVX2 path, its lanes 32 bytes at a time, three pieces for titles of 65 to 96 bytes, and sixteen
+//! bytes packed at a time (whole list 59.1 to 54.5 ns with the AVX-512 paths off). Keys were
+//! byte-identical on 200,000 generated titles (`examples/title_corpus.rs`) before and after, on
+//! both paths.
 //!
 //! `cargo run --release -p normalizer --example throughput -- --classes` gives the time by kind of
 //! title (best of many passes). The first of these paths that takes a title makes its key:
@@ -201,14 +209,17 @@
 //!   as a bit per byte, what each gap between runs of letters holds comes from a few additions over
 //!   the whole title at once, and runs are copied in fixed sixteen-byte pieces, so that almost no
 //!   branch depends on the text (a mispredicted branch costs as much as twenty bytes of work here).
-//!   These three paths hold the crate's only `unsafe` code: calling the vector functions (SSE2 is
+//!   These three paths hold most of the crate's `unsafe` code: calling the vector functions (SSE2 is
 //!   part of every x86-64 build; AVX-512 and AVX2 are checked for), loads and stores of vectors,
 //!   and taking the key as a `String` without validating it, since every byte is ASCII by
-//!   construction (debug builds check). Other processors take a portable byte loop for the classes. This path made the whole
-//!   list 1.39x quicker than the folder alone.
+//!   construction (debug builds check). The folder below has the rest. Other processors take a
+//!   portable byte loop for the classes. This path made the whole list 1.39x quicker than the
+//!   folder alone.
 //! - Other titles are folded in one pass (`title/fast.rs`): for titles of 16 to 240 bytes, per-byte
-//!   lanes first (sixteen bytes at a time, in loops the compiler vectorises) say where runs of
-//!   letters, digits and single spaces end and what the short ASCII gaps between them hold; then runs
+//!   lanes first say where runs of letters, digits and single spaces end and what the short ASCII
+//!   gaps between them hold (sixteen bytes at a time, in loops the compiler vectorises; 32 at a time
+//!   with AVX2; with AVX-512, 64 at a time from the masks of the AVX-512 path's own classes, which
+//!   took other-script titles from 100 to 83 ns and other Latin ones from 68 to 60); then runs
 //!   are copied eight bytes at a time (other lengths find them with word arithmetic), references and
 //!   tags in place, other characters through a table of what NFKC and case folding do to each one
 //!   alone, built lazily per block of 128 code points (the first title in a new script pays for its
@@ -236,7 +247,18 @@
 //! was a chain of dependent loads: other-script titles 97 to 142 ns), and letters that fold to as
 //! many bytes kept in place in both wide paths, with upper-case ones rewritten and parts counted in
 //! characters (a scan of 2.4 to 4.4 ns a letter; other scripts 84 to 77 ns and other Latin titles
-//! 59 to 58, but titles with references 47 to 53, and the whole list 34.6 against 34.9).
+//! 59 to 58, but titles with references 47 to 53, and the whole list 34.6 against 34.9). At the
+//! stop after: validating the folder's key with `simdutf8` instead of the standard library (no
+//! quicker: most keys are under its 64-byte minimum); letting the wide paths' `Settled` take any
+//! character that folds alone to something not kept (emoji, full-width punctuation) through the
+//! folding table (titles with only such characters got quicker, 46 to 33 ns, but every title with a
+//! letter beyond ASCII paid the look-up before being declined: other scripts 93 to 101 ns); the
+//! AVX-512 path allocating the key's string before its masks (no quicker); reading the parts off the
+//! packed text's separator bits instead of the title's masks (the compress and compare before the
+//! loop made titles whose key is a part slower, 27 to 34 ns); skipping the loop over parts when the
+//! first part outweighs the rest (no quicker); a loop of its own for the folder's letters beyond
+//! ASCII (fewer instructions, no quicker); packing the AVX2 key without bounds checks, and one
+//! 32-byte piece for titles of up to 32 bytes (no quicker, and slower).
 
 mod canonical;
 mod detect;
