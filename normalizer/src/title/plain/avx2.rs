@@ -28,13 +28,14 @@ use std::arch::x86_64::{
     _mm256_setr_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi8,
 };
 
-use super::wide::{Settled, kept, longest_part};
+use super::wide::{Detected, Settled, kept, longest_part};
 use super::{Classes, KEY_PART_MIN_CHARS, Mask, marks};
 
-/// Whether [`key`] may be called here (std checks the processor once and keeps the answer).
+/// Whether [`key`] may be called here (checked once, [`Detected`]).
 #[inline]
 pub(super) fn available() -> bool {
-    is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt")
+    static AVAILABLE: Detected = Detected::new();
+    AVAILABLE.get(|| is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt"))
 }
 
 /// The key of `title` if it is plain, else `None`: what [`super::key_sse2`] gives, and the key of

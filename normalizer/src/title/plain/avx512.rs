@@ -22,16 +22,19 @@ use std::arch::x86_64::{
     _mm512_set1_epi8, _mm512_setzero_si512, _mm512_storeu_si512, _mm512_sub_epi8,
 };
 
-use super::wide::{Settled, kept, longest_part};
+use super::wide::{Detected, Settled, kept, longest_part};
 use super::{Classes, KEY_PART_MIN_CHARS, Mask, marks};
 
-/// Whether [`key`] may be called here (std checks the processor once and keeps the answer).
+/// Whether [`key`] may be called here (checked once, [`Detected`]).
 #[inline]
 pub(super) fn available() -> bool {
-    is_x86_feature_detected!("avx512f")
-        && is_x86_feature_detected!("avx512bw")
-        && is_x86_feature_detected!("avx512vbmi2")
-        && is_x86_feature_detected!("popcnt")
+    static AVAILABLE: Detected = Detected::new();
+    AVAILABLE.get(|| {
+        is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512bw")
+            && is_x86_feature_detected!("avx512vbmi2")
+            && is_x86_feature_detected!("popcnt")
+    })
 }
 
 /// The key of `title` if it is plain, else `None`: what [`super::key`] gives.

@@ -2,6 +2,8 @@
 //! settling the few non-ASCII characters and character references a plain title may also have, the
 //! bytes the key keeps, and its longest part.
 
+use std::sync::atomic::{AtomicU8, Ordering};
+
 use super::super::chars::{self, Class, Fold};
 use super::{Classes, Marks, Mask};
 use crate::html;
@@ -189,5 +191,33 @@ pub(super) fn longest_part<M: Mask>(kept: M, separators: M) -> (M, usize) {
             return (longest, longest_len);
         }
         after = next << 1;
+    }
+}
+
+/// Whether the processor has what a path needs, checked once and kept as one byte. (std keeps an
+/// answer for each feature; the four checks of the AVX-512 path were a dozen instructions on every
+/// title.)
+pub(super) struct Detected(AtomicU8);
+
+impl Detected {
+    const UNKNOWN: u8 = 0;
+    const NO: u8 = 1;
+    const YES: u8 = 2;
+
+    pub(super) const fn new() -> Self {
+        Detected(AtomicU8::new(Self::UNKNOWN))
+    }
+
+    /// The answer, from `check` the first time.
+    #[inline(always)]
+    pub(super) fn get(&self, check: impl FnOnce() -> bool) -> bool {
+        match self.0.load(Ordering::Relaxed) {
+            Self::UNKNOWN => {
+                let yes = check();
+                self.0.store(if yes { Self::YES } else { Self::NO }, Ordering::Relaxed);
+                yes
+            }
+            known => known == Self::YES,
+        }
     }
 }
