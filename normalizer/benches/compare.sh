@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs Media Cloud's Python implementation and this crate on the same lists, one core each, and prints
 # both throughputs and their ratio, in alternating rounds (ROUNDS, default 5) and their median. Needs
-# `pip install mediacloud-metadata`; PYTHON picks the interpreter.
+# `pip install mediacloud-metadata`; PYTHON picks the interpreter; CLASSES=1 adds the ratio by kind of
+# title.
 # Usage, from anywhere: bash normalizer/benches/compare.sh
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -34,6 +35,17 @@ for ((round = 1; round <= rounds; round++)); do
         printf 'round %d %s: rust %.0f/s, python %.0f/s, ratio %sx\n' "$round" "$kind" "$rs" "$py" "$ratio"
     done
 done
+# With CLASSES=1, also the time per title by kind of title on both sides (best of many passes) and
+# their ratio: how the ratio would move with a list of another mix.
+if [[ "${CLASSES:-0}" == 1 ]]; then
+    py_classes="$("${pin[@]}" "$python" "$here/mediacloud_baseline.py" --classes)"
+    rs_classes="$("${pin[@]}" "$rust_bin" --classes)"
+    printf '%-28s %6s %10s %10s %7s\n' kind titles "python ns" "rust ns" ratio
+    join -t $'\t' \
+        <(echo "$py_classes" | tail -n +2 | sed -E 's/^(.{28}) +([0-9]+) +([0-9.]+).*/\1\t\2\t\3/' | sort) \
+        <(echo "$rs_classes" | tail -n +2 | sed -E 's/^(.{28}) +([0-9]+) +([0-9.]+).*/\1\t\3/' | sort) |
+        awk -F'\t' '{ printf "%-28s %6d %10.1f %10.1f %6.1fx\n", $1, $2, $3, $4, $3 / $4 }'
+fi
 for kind in url title; do
     median="$(echo "${ratios[$kind]}" | tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')"
     echo "$kind: median ratio ${median}x over $rounds rounds (${ratios[$kind]% })"

@@ -3,7 +3,9 @@
 mcmetadata.titles.normalize_title, timed on one core, printed in the format of examples/throughput.rs.
 
 Needs `pip install mediacloud-metadata` (measured with 2.1.0). `--dump` prints each input and its key,
-tab-separated, instead (`<none>` when there is no key), for diffing with the Rust side.
+tab-separated, instead (`<none>` when there is no key), for diffing with the Rust side. `--classes`
+prints the time per title of `normalize_title` for each kind of title, the best of many passes, as
+`examples/throughput.rs -- --classes` does (same kinds, same columns but the floor).
 """
 
 import logging
@@ -41,6 +43,41 @@ def rate(items, fn):
     return done / (time.perf_counter() - start)
 
 
+def is_latin(title):
+    """Latin script, Latin-1 and general punctuation (curly quotes, dashes)."""
+    return all(ord(c) < 0x370 or 0x2000 <= ord(c) <= 0x206F for c in title)
+
+
+def has_markup(title):
+    return "&" in title or "<" in title
+
+
+KINDS = [
+    ("all", lambda t: True),
+    ("ascii", lambda t: t.isascii() and not has_markup(t)),
+    ("ascii, references or tags", lambda t: t.isascii() and has_markup(t)),
+    ("latin, non-ascii", lambda t: not t.isascii() and is_latin(t)),
+    ("other scripts", lambda t: not t.isascii() and not is_latin(t)),
+]
+
+
+def best_ns(items, fn, passes=30):
+    best = float("inf")
+    for _ in range(passes):
+        start = time.perf_counter()
+        for item in items:
+            fn(item)
+        best = min(best, time.perf_counter() - start)
+    return best * 1e9 / max(len(items), 1)
+
+
+def classes(titles):
+    print(f"{'titles':28} {'count':>6} {'ns/title':>10}")
+    for name, keep in KINDS:
+        items = [t for t in titles if keep(t)]
+        print(f"{name:28} {len(items):>6} {best_ns(items, mc_titles.normalize_title):>10.1f}")
+
+
 def main():
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -55,6 +92,9 @@ def main():
             print(f"url\t{url}\t{key if key is not None else '<none>'}")
         for title in titles:
             print(f"title\t{title}\t{mc_titles.normalize_title(title)}")
+        return
+    if "--classes" in sys.argv[1:]:
+        classes(titles)
         return
     mc_urls.normalize_url(urls[0])  # the first call loads the suffix list
     print(f"implementation: python mcmetadata {version('mediacloud-metadata')}")
