@@ -147,23 +147,31 @@
 //! 2,164 titles (`benches/data`, from WCXB), one core each, in five alternating rounds, and prints
 //! each round's ratio and their median; `cargo bench -p normalizer` has the Criterion version.
 //! Measured on shared two-core machines, seven rounds each unless said. On an Intel Xeon with
-//! AVX-512 (2026-11-25, Python doing 390,000 to 435,000 titles/s): `normalized_title` median 53.6x
-//! and 53.5x over two runs (rounds from 51.9 to 57.1x; a single round once gave 49.4x), up from
-//! 47.6x at the start of that stop; with the AVX-512 paths turned off, so that the AVX2 ones run,
-//! 42.6x; `lossy_url` 250x to 252x. Earlier, on AMD EPYC machines: with AVX-512, titles 44.7x, then
-//! 49.0 to 50.3x after the release profile of thin LTO and one codegen unit; with AVX2 but not
-//! AVX-512, 35.2 to 41.0x (the SSE2 path alone 29.3x); URLs 248 to 331x. So the target of
-//! 50x holds for URLs everywhere, and for titles on processors with AVX-512, not on those with only
-//! AVX2. The Python title function is a few C-level string operations with no separator rule and
-//! no Unicode folding, 1.8 to 3.3 µs a title at best on these machines; 50x is 37 to 66 ns a title,
-//! where merely copying a title into a new string and lower-casing it (`str::to_ascii_lowercase`)
-//! takes about 13 to 24 ns and allocating and freeing the key's string alone 5 to 10.
+//! AVX-512 (2026-11-25, Python doing 390,000 to 435,000 titles/s): `normalized_title` median 54.9x
+//! and 54.8x over two runs (rounds from 52.3 to 57.3x), up from 47.6x at the start of that stop;
+//! with the AVX-512 paths turned off, so that the AVX2 ones run, 42.6x; `lossy_url` 250x to 255x.
+//! Earlier, on AMD EPYC machines: with AVX-512, titles 44.7x, then 49.0 to 50.3x after the release
+//! profile of thin LTO and one codegen unit; with AVX2 but not AVX-512, 35.2 to 41.0x (the SSE2 path
+//! alone 29.3x); URLs 248 to 331x. So the target of 50x holds for URLs everywhere, and for
+//! titles on processors with AVX-512, not on those with only AVX2.
+//!
+//! The ratio depends on the list's mix: `CLASSES=1 bash normalizer/benches/compare.sh` prints it by
+//! kind of title (best of many passes on both sides). On the Xeon: plain ASCII titles (77% of the
+//! list) 66.7x, ASCII with references or tags 44.1x, other Latin 44.4x, other scripts 27.5x; the
+//! whole list 52.8x by that measure. Python takes about as long on every kind (2.1 to 2.9 µs); this
+//! crate's plain path is the quickest, and the one-pass folder's loop over characters beyond ASCII
+//! (a few ns a character, and a mispredicted branch at the end of each word) the slowest. The
+//! Python title function is a few C-level string operations with no separator rule and no Unicode
+//! folding; 50x is 37 to 66 ns a title on these machines, where merely copying a title into a new
+//! string and lower-casing it (`str::to_ascii_lowercase`) takes about 13 to 24 ns and allocating and
+//! freeing the key's string alone 5 to 10.
 //!
 //! What that stop changed, best-of ns a title by kind (`--classes`, least of eight runs, the two
 //! builds side by side), whole list 49.8 to 42.8, plain ASCII 32.9 to 30.8, with references 60.2 to
 //! 56.9, other Latin 76.2 to 65.8, other scripts 114.1 to 92.5, `title_key` with a source 153 to 137:
 //! the folder's text taken as UTF-8 without validating it (below); its lanes from the AVX-512 path's
-//! classes; whole-text keys of 65 to 128 bytes spread out in two registers (below); and, for the
+//! classes; whole-text keys of 65 to 128 bytes spread out in two registers (below); the processor
+//! checked once into one byte instead of four std feature checks a title (43.1 to 42.4); and, for the
 //! AVX2 path, its lanes 32 bytes at a time, three pieces for titles of 65 to 96 bytes, and sixteen
 //! bytes packed at a time (whole list 59.1 to 54.5 ns with the AVX-512 paths off). Keys were
 //! byte-identical on 200,000 generated titles (`examples/title_corpus.rs`) before and after, on
@@ -258,7 +266,14 @@
 //! loop made titles whose key is a part slower, 27 to 34 ns); skipping the loop over parts when the
 //! first part outweighs the rest (no quicker); a loop of its own for the folder's letters beyond
 //! ASCII (fewer instructions, no quicker); packing the AVX2 key without bounds checks, and one
-//! 32-byte piece for titles of up to 32 bytes (no quicker, and slower).
+//! 32-byte piece for titles of up to 32 bytes (no quicker, and slower); a table of the two-byte
+//! letters that fold to two bytes, read without decoding in the folder's loop (Cyrillic and Greek
+//! titles 15% quicker, but Chinese ones 10 to 16% slower, and the list no quicker); `Settled::scan`
+//! inline in the AVX-512 path (titles with a curly quote 48 to 36 ns, with references 57 to 51, but
+//! plain titles slower, 30.8 to 31.5, and the list no quicker; out of line but compiled for AVX-512,
+//! or the title classified again out of line, slower still); the folder's part of
+//! `normalized_title` out of line, so that the plain path has a smaller stack frame (the folder's
+//! titles slower, other scripts 91 to 97 ns).
 
 mod canonical;
 mod detect;
