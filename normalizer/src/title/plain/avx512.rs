@@ -298,19 +298,8 @@ fn finish<M: Mask + Halves, const H: usize>(texts: [__m512i; H], kept: M, separa
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
 fn packed<M: Mask + Halves, const H: usize>(texts: [__m512i; H], selected: M) -> Option<__m512i> {
-    if selected.ones() > 64 {
-        return None;
-    }
-    let mut text = _mm512_setzero_si512();
-    let mut at = 0;
-    for (h, half) in texts.into_iter().enumerate() {
-        let selected = selected.half(h);
-        let packed = _mm512_maskz_compress_epi8(selected, half);
-        // Moved up past the bytes already there.
-        text = _mm512_or_si512(text, _mm512_maskz_expand_epi8(!u64::low(at), packed));
-        at += selected.count_ones() as usize;
-    }
-    Some(text)
+    let [text, _] = stream(texts, selected);
+    (selected.ones() <= 64).then_some(text)
 }
 
 /// The `selected` bytes of `texts` (at most 128), in order, in two registers.
