@@ -182,8 +182,6 @@ pub(super) fn key(title: &str) -> Option<String> {
     if start > 0 {
         out.copy_within(start..end, 0);
     }
-    // Validation stops at the key's end: zeroing and checking whole 16-byte blocks past it, then
-    // truncating the string, measured slower (the processor waits for the length written last).
     out.truncate(end - start);
     debug_assert!(std::str::from_utf8(&out).is_ok());
     #[allow(unsafe_code)]
