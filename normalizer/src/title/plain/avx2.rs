@@ -94,7 +94,8 @@ fn key_in<M: Mask, const C: usize>(title: &str) -> Option<String> {
 /// A title of at most `32 * C` bytes in registers: piece `c` is the 32 bytes from `at[c]`, which is
 /// `32 * c` but never past the title's last 32 bytes, so that the last pieces may overlap the ones
 /// before. Piece `c` stands for the title's bytes from `32 * c` (up to 32 of them). Nothing past
-/// the title is read: a title of fewer than 32 bytes is copied into zeros first.
+/// the title is read: a title of fewer than 32 bytes is put together from overlapping loads of its
+/// own bytes, zeros after it ([`short_halves`]).
 struct Pieces<const C: usize> {
     v: [__m256i; C],
     at: [usize; C],
@@ -106,9 +107,11 @@ fn load<const C: usize>(bytes: &[u8]) -> Option<Pieces<C>> {
     let n = bytes.len();
     let mut v = [_mm256_setzero_si256(); C];
     if n < 32 {
-        let mut short = [0u8; 32];
-        short.get_mut(..n)?.copy_from_slice(bytes);
-        *v.first_mut()? = load32(&short);
+        let [a, b] = short_halves(bytes);
+        let half =
+            |x: u128| [x as u64, (x >> 64) as u64].map(|w| i64::from_le_bytes(w.to_le_bytes()));
+        let ([a0, a1], [b0, b1]) = (half(a), half(b));
+        *v.first_mut()? = _mm256_setr_epi64x(a0, a1, b0, b1);
         return Some(Pieces { v, at: std::array::from_fn(|c| 32 * c) });
     }
     let at: [usize; C] = std::array::from_fn(|c| (32 * c).min(n - 32));
@@ -116,6 +119,39 @@ fn load<const C: usize>(bytes: &[u8]) -> Option<Pieces<C>> {
         *v = load32(bytes.get(at..)?.first_chunk::<32>()?);
     }
     Some(Pieces { v, at })
+}
+
+/// A title of fewer than 32 bytes as two sixteen-byte halves, zeros after it, from overlapping loads
+/// of its own bytes. (Copied into a zeroed buffer and loaded from there, as before, the load waited
+/// for the copy's stores: titles of up to 32 bytes took 44 ns where longer ones took 32.)
+#[inline(always)]
+fn short_halves(bytes: &[u8]) -> [u128; 2] {
+    let n = bytes.len();
+    // The title's first and last `K` bytes (`K` at most `n`), the last moved to where they are in
+    // the title; the bytes both hold are the same.
+    let overlapped = |first: u128, last: u128, k: usize| {
+        first | u32::try_from(8 * (n - k)).ok().and_then(|s| last.checked_shl(s)).unwrap_or(0)
+    };
+    let word = |at: usize| {
+        bytes.get(at..).and_then(<[u8]>::first_chunk::<8>).map(|w| u64::from_le_bytes(*w))
+    };
+    if let (Some(first), Some(last)) = (bytes.first_chunk::<16>(), bytes.last_chunk::<16>()) {
+        // 16 to 31 bytes: the second half is the last sixteen moved down to the title's byte 16.
+        let high = u32::try_from(8 * (32 - n))
+            .ok()
+            .and_then(|s| u128::from_le_bytes(*last).checked_shr(s))
+            .unwrap_or(0);
+        return [u128::from_le_bytes(*first), high];
+    }
+    if n >= 8 {
+        let (first, last) = (word(0).unwrap_or(0), word(n - 8).unwrap_or(0));
+        return [overlapped(u128::from(first), u128::from(last), 8), 0];
+    }
+    let mut low = 0u128;
+    for (i, &b) in bytes.iter().enumerate() {
+        low |= u128::from(b) << (8 * i);
+    }
+    [low, 0]
 }
 
 #[inline]
