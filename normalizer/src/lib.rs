@@ -149,7 +149,8 @@
 //! Measured on shared two-core machines, seven rounds each unless said. On an Intel Xeon with
 //! AVX-512 (2026-11-25, Python doing 390,000 to 435,000 titles/s): `normalized_title` median 54.9x
 //! and 54.8x over two runs (rounds from 52.3 to 57.3x), up from 47.6x at the start of that stop;
-//! with the AVX-512 paths turned off, so that the AVX2 ones run, 42.6x; `lossy_url` 250x to 255x.
+//! with the AVX-512 paths turned off, so that the AVX2 ones run, 42.6x, then 44.2x once short titles
+//! were loaded without a copy; `lossy_url` 250x to 255x.
 //! Earlier, on AMD EPYC machines: with AVX-512, titles 44.7x, then 49.0 to 50.3x after the release
 //! profile of thin LTO and one codegen unit; with AVX2 but not AVX-512, 35.2 to 41.0x (the SSE2 path
 //! alone 29.3x); URLs 248 to 331x. So the target of 50x holds for URLs everywhere, and for
@@ -172,8 +173,10 @@
 //! the folder's text taken as UTF-8 without validating it (below); its lanes from the AVX-512 path's
 //! classes; whole-text keys of 65 to 128 bytes spread out in two registers (below); the processor
 //! checked once into one byte instead of four std feature checks a title (43.1 to 42.4); and, for the
-//! AVX2 path, its lanes 32 bytes at a time, three pieces for titles of 65 to 96 bytes, and sixteen
-//! bytes packed at a time (whole list 59.1 to 54.5 ns with the AVX-512 paths off). Keys were
+//! AVX2 path, its lanes 32 bytes at a time, three pieces for titles of 65 to 96 bytes, sixteen
+//! bytes packed at a time, and titles under 32 bytes put together from overlapping loads of their
+//! bytes instead of copied into a buffer whose load waited for the copy (44 to 33 ns such a title;
+//! whole list 59.1 to 54.2 ns with the AVX-512 paths off). Keys were
 //! byte-identical on 200,000 generated titles (`examples/title_corpus.rs`) before and after, on
 //! both paths.
 //!
