@@ -276,7 +276,8 @@
 //! plain titles slower, 30.8 to 31.5, and the list no quicker; out of line but compiled for AVX-512,
 //! or the title classified again out of line, slower still); the folder's part of
 //! `normalized_title` out of line, so that the plain path has a smaller stack frame (the folder's
-//! titles slower, other scripts 91 to 97 ns).
+//! titles slower, other scripts 91 to 97 ns); one loop over the parts of the AVX-512 path for both
+//! the longest part and the spaces of the whole text (plain titles 30.6 to 33.8 ns).
 
 mod canonical;
 mod detect;
