@@ -255,51 +255,37 @@ fn finish<M: Mask + Halves, const H: usize>(texts: [__m512i; H], kept: M, separa
     let originals = u128::low(len) & !inserted;
     let halves = [originals as u64, (originals >> 64) as u64];
     let inserted = [inserted as u64, (inserted >> 64) as u64];
-    match packed(texts, kept) {
-        Some(text) if len <= 64 => {
-            let spread = _mm512_maskz_expand_epi8(halves[0], text);
-            into_string(_mm512_mask_blend_epi8(inserted[0], spread, splat), len)
-        }
-        _ if len <= 128 => {
-            // The kept bytes as 128, then the 64 of them the second half of the key starts at.
-            let [low, high] = stream(texts, kept);
-            let first = halves[0].count_ones() as usize;
-            let rest = _mm512_or_si512(
-                _mm512_maskz_compress_epi8(!u64::low(first), low),
-                _mm512_maskz_expand_epi8(!u64::low(64 - first), high),
-            );
-            let mut h = 0;
-            let chunks = [low, rest].map(|text| {
-                let chunk = _mm512_mask_blend_epi8(
-                    inserted[h],
-                    _mm512_maskz_expand_epi8(halves[h], text),
-                    splat,
-                );
-                h += 1;
-                chunk
-            });
-            into_string_128(chunks, len)
-        }
-        _ => {
-            let whole = gather(texts, kept);
-            let mut key = String::with_capacity(len);
-            for (i, part) in whole.as_bytes().split(|&b| b == b'|').enumerate() {
-                if i > 0 {
-                    key.push_str(" | ");
-                }
-                key.push_str(std::str::from_utf8(part).unwrap_or_default());
+    if len > 128 {
+        let whole = gather(texts, kept);
+        let mut key = String::with_capacity(len);
+        for (i, part) in whole.as_bytes().split(|&b| b == b'|').enumerate() {
+            if i > 0 {
+                key.push_str(" | ");
             }
-            key
+            key.push_str(std::str::from_utf8(part).unwrap_or_default());
         }
+        return key;
     }
-}
-
-/// The `selected` bytes of `texts` in one register, when they fit.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
-fn packed<M: Mask + Halves, const H: usize>(texts: [__m512i; H], selected: M) -> Option<__m512i> {
-    let [text, _] = stream(texts, selected);
-    (selected.ones() <= 64).then_some(text)
+    // The kept bytes as 128 (at most 64 when the key is: it is longer by the spaces).
+    let [low, high] = stream(texts, kept);
+    if len <= 64 {
+        let spread = _mm512_maskz_expand_epi8(halves[0], low);
+        return into_string(_mm512_mask_blend_epi8(inserted[0], spread, splat), len);
+    }
+    // The 64 kept bytes the second half of the key starts at.
+    let first = halves[0].count_ones() as usize;
+    let rest = _mm512_or_si512(
+        _mm512_maskz_compress_epi8(!u64::low(first), low),
+        _mm512_maskz_expand_epi8(!u64::low(64 - first), high),
+    );
+    let mut h = 0;
+    let chunks = [low, rest].map(|text| {
+        let chunk =
+            _mm512_mask_blend_epi8(inserted[h], _mm512_maskz_expand_epi8(halves[h], text), splat);
+        h += 1;
+        chunk
+    });
+    into_string_128(chunks, len)
 }
 
 /// The `selected` bytes of `texts` (at most 128), in order, in two registers.
