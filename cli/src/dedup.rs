@@ -4,9 +4,12 @@
 //! Input: one JSON object per line, `{"id", "source", "url", "title", "text", "published",
 //! "language"}`; `id` is required, `published` is RFC 3339 (or a bare `YYYY-MM-DD`, read as
 //! midnight UTC), the rest optional. Output: one line per input line, in the same order:
-//! `{"id", "cluster", "relation", "duplicate_of", "score", "method"}`, where `cluster` is the id
-//! of the cluster's representative and `relation` is null for the representative itself; with
-//! `--explain`, also every score and the thresholds in force. A line that cannot be used (not
+//! `{"id", "cluster", "relation", "duplicate_of", "score", "method", "explanation"}`, where
+//! `cluster` is the id of the cluster's representative, `relation` is null for the representative
+//! itself and `explanation` says in words why the document was linked (the rule, its scores, how
+//! the names and numbers agreed); with `--explain`, also every score and the thresholds in force,
+//! every link of the document (`links`) and every document alike in wording that its facts kept
+//! apart (`not_linked`, e.g. another story on the same template). A line that cannot be used (not
 //! JSON, no id, a bad date, an id already seen) gives `{"line": N, "error": "..."}` in its place
 //! and the run goes on.
 //!
@@ -23,7 +26,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use dedup::{Assignment, Config, Deduper, Document, Signature};
+use dedup::{Assignment, Config, Deduper, Document, Link, Rejection, Signature};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -124,10 +127,52 @@ pub(crate) fn run(options: &Options) -> Result<()> {
     let outcome = dedup.run_signatures(&signatures);
     let clusters: std::collections::HashSet<&str> =
         outcome.assignments.iter().map(|a| a.cluster.as_str()).collect();
+    let mut links: HashMap<&str, Vec<&Link>> = HashMap::new();
+    let mut rejected: HashMap<&str, Vec<&Rejection>> = HashMap::new();
+    if options.explain {
+        for link in &outcome.links {
+            links.entry(link.doc.as_str()).or_default().push(link);
+            links.entry(link.of.as_str()).or_default().push(link);
+        }
+        for r in &outcome.rejected {
+            rejected.entry(r.doc.as_str()).or_default().push(r);
+            rejected.entry(r.of.as_str()).or_default().push(r);
+        }
+    }
     for (n, line) in lines.iter().enumerate() {
         let value = match line {
             Line::Error(message) => json!({ "line": n + 1, "error": message }),
-            Line::Doc(i) => record(&outcome.assignments[*i], options.explain),
+            Line::Doc(i) => {
+                let assignment = &outcome.assignments[*i];
+                let mut value = record(assignment, options.explain);
+                if options.explain {
+                    let id = assignment.id.as_str();
+                    let other = |doc: &str, of: &str| {
+                        if doc == id { of.to_owned() } else { doc.to_owned() }
+                    };
+                    value["links"] = links
+                        .get(id)
+                        .into_iter()
+                        .flatten()
+                        .map(|l| {
+                            json!({
+                                "with": other(&l.doc, &l.of),
+                                "relation": l.relation.as_str(),
+                                "method": l.method.as_str(),
+                                "score": round(l.score()),
+                                "explanation": l.explanation,
+                            })
+                        })
+                        .collect();
+                    value["not_linked"] = rejected
+                        .get(id)
+                        .into_iter()
+                        .flatten()
+                        .map(|r| json!({ "with": other(&r.doc, &r.of), "explanation": r.explanation }))
+                        .collect();
+                }
+                value
+            }
         };
         serde_json::to_writer(&mut writer, &value).context("cannot write the output")?;
         writer.write_all(b"\n").context("cannot write the output")?;
@@ -240,28 +285,27 @@ fn record(assignment: &Assignment, explain: bool) -> Value {
         "duplicate_of": assignment.duplicate_of(),
         "score": link.map(|l| round(l.score())),
         "method": link.map(|l| l.method.as_str()),
+        "explanation": link.map(|l| l.explanation.as_str()),
     });
     if explain && let Some(link) = link {
-        let s = link.scores;
-        let t = link.thresholds;
-        value["scores"] = json!({
-            "shingle_jaccard": round(s.shingle_jaccard),
-            "containment": round(s.containment),
-            "content_jaccard": round(s.content_jaccard),
-            "cosine": round(s.cosine),
-            "length_ratio": round(s.length_ratio),
-        });
-        value["thresholds"] = json!({
-            "duplicate_containment": t.duplicate_containment,
-            "duplicate_length_ratio": t.duplicate_length_ratio,
-            "duplicate_cosine": t.duplicate_cosine,
-            "duplicate_content": t.duplicate_content,
-            "similar_cosine": t.similar_cosine,
-            "similar_content": t.similar_content,
-        });
+        let scores: serde_json::Map<String, Value> = link
+            .scores
+            .fields()
+            .into_iter()
+            .map(|(name, v)| (name, json!((v * 10_000.0).round() / 10_000.0)))
+            .collect();
+        value["scores"] = Value::Object(scores);
+        let thresholds: serde_json::Map<String, Value> = link
+            .thresholds
+            .fields()
+            .into_iter()
+            .map(|(name, v)| (name.to_owned(), json!(v)))
+            .collect();
+        value["thresholds"] = Value::Object(thresholds);
         value["found_by"] = json!({
             "minhash": link.found_by.minhash,
             "embedding": link.found_by.embedding,
+            "passage": link.found_by.passage,
         });
     }
     value

@@ -33,7 +33,7 @@ use crate::progress::human;
 const BATCH: u64 = 5_000;
 
 /// The method names `dedup` stores links under.
-const METHODS: [Method; 3] = [Method::NearCopy, Method::Reworded, Method::Similar];
+const METHODS: [Method; 5] = Method::ALL;
 
 /// Runs `morgue dedup` over the archive.
 pub(crate) async fn run(archive: &Archive, config: Config) -> Result<()> {
@@ -84,17 +84,41 @@ pub(crate) async fn compare_new(archive: &Archive, deduper: &Arc<Deduper>) -> Re
         let (Some(&from), Some(&to)) = (times.iter().min(), times.iter().max()) else { continue };
         let new_ids: std::collections::HashSet<i64> = batch.iter().map(|s| s.id).collect();
         let mut existing = Vec::new();
+        let mut outdated: Vec<Story> = Vec::new();
         for stored in store::signatures::between(archive, from - window, to + window).await? {
             if new_ids.contains(&stored.story_id) {
                 continue;
             }
             match Signature::from_bytes(&stored.bytes) {
                 Ok(signature) => existing.push(signature),
+                // Written by an earlier morgue (before passages and facts): computed again from
+                // the story's text, and stored in the current form.
+                Err(dedup::SignatureError::Version(_)) => {
+                    outdated.push(store::stories::get(archive, stored.story_id).await?);
+                }
                 Err(err) => tracing::warn!(
                     story = stored.story_id,
-                    "unreadable signature, compared again later: {err}"
+                    "unreadable signature, left out of this comparison: {err}"
                 ),
             }
+        }
+        if !outdated.is_empty() {
+            tracing::info!(
+                stories = outdated.len(),
+                "signatures of an earlier format computed again"
+            );
+            let docs: Vec<Document> = outdated.iter().map(document).collect();
+            let worker = Arc::clone(deduper);
+            let again = tokio::task::spawn_blocking(move || worker.signatures(&docs)).await?;
+            for (signature, story) in again.iter().zip(&outdated) {
+                let stored = Stored {
+                    story_id: story.id,
+                    published_at: Some(time_of(story)),
+                    bytes: signature.to_bytes(),
+                };
+                store::signatures::put(archive, &stored).await?;
+            }
+            existing.extend(again);
         }
         let existing_ids: Vec<i64> = existing.iter().filter_map(|s| s.id.parse().ok()).collect();
         let names: Vec<&str> = METHODS.iter().map(|m| m.as_str()).collect();
@@ -186,77 +210,40 @@ async fn store_clusters(archive: &Archive, assignments: &[dedup::Assignment]) ->
     Ok(written)
 }
 
-fn scores_map(scores: &Scores) -> BTreeMap<String, f64> {
-    [
-        ("shingle_jaccard", scores.shingle_jaccard),
-        ("containment", scores.containment),
-        ("content_jaccard", scores.content_jaccard),
-        ("cosine", scores.cosine),
-        ("length_ratio", scores.length_ratio),
-    ]
-    .into_iter()
-    .map(|(name, value)| (name.to_owned(), f64::from(value)))
-    .collect()
-}
-
-fn thresholds_map(thresholds: &Thresholds) -> BTreeMap<String, f64> {
-    [
-        ("duplicate_containment", thresholds.duplicate_containment),
-        ("duplicate_length_ratio", thresholds.duplicate_length_ratio),
-        ("duplicate_cosine", thresholds.duplicate_cosine),
-        ("duplicate_content", thresholds.duplicate_content),
-        ("similar_cosine", thresholds.similar_cosine),
-        ("similar_content", thresholds.similar_content),
-    ]
-    .into_iter()
-    .map(|(name, value)| (name.to_owned(), f64::from(value)))
-    .collect()
-}
-
 fn link_to_store(link: &Link) -> Result<NewLink> {
-    let mut scores = scores_map(&link.scores);
+    let mut scores: BTreeMap<String, f64> = link.scores.fields().into_iter().collect();
     scores.insert("found_by_minhash".to_owned(), f64::from(u8::from(link.found_by.minhash)));
     scores.insert("found_by_embedding".to_owned(), f64::from(u8::from(link.found_by.embedding)));
+    scores.insert("found_by_passage".to_owned(), f64::from(u8::from(link.found_by.passage)));
     Ok(NewLink {
         story_id: link.doc.parse().context("a link names no story")?,
         of_story_id: link.of.parse().context("a link names no story")?,
         method: link.method.as_str().to_owned(),
         score: f64::from(link.score()),
         scores,
-        thresholds: thresholds_map(&link.thresholds),
+        thresholds: link.thresholds.fields().into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+        explanation: Some(link.explanation.clone()),
     })
 }
 
 /// A stored link back in `dedup`'s terms, so that clusters among stored stories are rebuilt as
 /// they were (`None` for links of other methods).
 fn link_from_store(stored: &NewLink) -> Option<Link> {
-    let method = METHODS.into_iter().find(|m| m.as_str() == stored.method)?;
-    let get = |map: &BTreeMap<String, f64>, key: &str| map.get(key).copied().unwrap_or(0.0) as f32;
+    let method = Method::from_name(&stored.method)?;
     let s = &stored.scores;
-    let t = &stored.thresholds;
+    let flag = |key: &str| s.get(key).is_some_and(|&v| v > 0.5);
     Some(Link {
         doc: stored.story_id.to_string(),
         of: stored.of_story_id.to_string(),
         relation: method.relation(),
         method,
-        scores: Scores {
-            shingle_jaccard: get(s, "shingle_jaccard"),
-            containment: get(s, "containment"),
-            content_jaccard: get(s, "content_jaccard"),
-            cosine: get(s, "cosine"),
-            length_ratio: get(s, "length_ratio"),
-        },
-        thresholds: Thresholds {
-            duplicate_containment: get(t, "duplicate_containment"),
-            duplicate_length_ratio: get(t, "duplicate_length_ratio"),
-            duplicate_cosine: get(t, "duplicate_cosine"),
-            duplicate_content: get(t, "duplicate_content"),
-            similar_cosine: get(t, "similar_cosine"),
-            similar_content: get(t, "similar_content"),
-        },
+        scores: Scores::from_fields(|key| s.get(key).copied().unwrap_or(0.0)),
+        thresholds: Thresholds::from_fields(|key| stored.thresholds.get(key).copied()),
         found_by: dedup::FoundBy {
-            minhash: get(s, "found_by_minhash") > 0.5,
-            embedding: get(s, "found_by_embedding") > 0.5,
+            minhash: flag("found_by_minhash"),
+            embedding: flag("found_by_embedding"),
+            passage: flag("found_by_passage"),
         },
+        explanation: stored.explanation.clone().unwrap_or_default(),
     })
 }

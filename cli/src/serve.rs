@@ -10,7 +10,7 @@
 //!   [`SCAN_BUDGET`] of the stories the filters and the index select, so a page whose candidates
 //!   the deduplicated view mostly drops still answers quickly, with fewer rows and a `next`.
 //! - `/api/stories/{id}`: one story with its text, every URL it was seen at, its duplicate links
-//!   (method, scores, thresholds) and its cluster.
+//!   (method, scores, thresholds, and why in words) and its cluster.
 //! - `/api/sources`: the sources.
 //! - `/`: the search page (the same parameters), each row linked to its story's page,
 //!   `/stories/{id}` (its text, cluster, duplicate links and URLs), and to the article.
@@ -312,6 +312,7 @@ async fn story_value(archive: &Archive, id: i64) -> std::result::Result<Value, P
                 "score": l.link.score,
                 "scores": l.link.scores,
                 "thresholds": l.link.thresholds,
+                "explanation": l.link.explanation,
             }))
             .collect::<Vec<_>>()
     );
@@ -362,15 +363,16 @@ fn story_page(value: &Value) -> String {
     }
     let links = value["duplicates"].as_array().map(Vec::as_slice).unwrap_or_default();
     if !links.is_empty() {
-        body.push_str("<h2>Duplicate links</h2>\n<table>\n<tr><th>story</th><th>of story</th><th>method</th><th>score</th></tr>\n");
+        body.push_str("<h2>Duplicate links</h2>\n<table>\n<tr><th>story</th><th>of story</th><th>method</th><th>score</th><th>why</th></tr>\n");
         for link in links {
             let _ = writeln!(
                 body,
-                r#"<tr><td><a href="/stories/{a}">{a}</a></td><td><a href="/stories/{b}">{b}</a></td><td>{method}</td><td>{score:.3}</td></tr>"#,
+                r#"<tr><td><a href="/stories/{a}">{a}</a></td><td><a href="/stories/{b}">{b}</a></td><td>{method}</td><td>{score:.3}</td><td>{why}</td></tr>"#,
                 a = link["story"],
                 b = link["of_story"],
                 method = text(&link["method"]),
                 score = link["score"].as_f64().unwrap_or_default(),
+                why = text(&link["explanation"]),
             );
         }
         body.push_str("</table>\n");

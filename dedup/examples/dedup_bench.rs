@@ -59,6 +59,9 @@ fn main() {
         roundups_per_100: 0.2,
         undated: 0.02,
         days: 1,
+        with_templates: 0.01,
+        with_updates: 0.02,
+        with_briefs: 0.02,
     };
     let mut rng = Rng::new(7);
     let per_day = 40_000usize;

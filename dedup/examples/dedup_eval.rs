@@ -27,9 +27,11 @@ fn main() {
         .join("../../shared/data/extraction/wcxb-dev/ground-truth");
     let mut seed = 20_260_101u64;
     let mut lsh_grid = false;
+    let mut show: Option<String> = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--lsh-grid" => lsh_grid = true,
+            "--show" => show = args.next(),
             "--seed" => seed = args.next().and_then(|s| s.parse().ok()).expect("--seed N"),
             other => dir = PathBuf::from(other),
         }
@@ -49,6 +51,11 @@ fn main() {
     let dedup = Deduper::new(base_config).expect("model");
     let tune_sigs = dedup.signatures(&tune.iter().map(Doc::to_document).collect::<Vec<_>>());
     let test_sigs = dedup.signatures(&test.iter().map(Doc::to_document).collect::<Vec<_>>());
+
+    if let Some(kind) = show {
+        show_errors(&kind, &tune, &tune_sigs, &Deduper::new(base_config).expect("model"));
+        return;
+    }
 
     if lsh_grid {
         for (bands, rows, tables, hashes) in [
@@ -105,6 +112,7 @@ fn main() {
     };
     let tune_pairs = candidates(&tune_sigs);
     report_candidate_recall("tune", &tune, &tune_pairs);
+    fact_histograms(&tune, &tune_pairs);
 
     // Tuning.
     let thresholds = tune_thresholds(&tune, &tune_pairs);
@@ -147,6 +155,15 @@ fn main() {
         duplicate_content: 2.0,
         similar_cosine: 0.6,
         similar_content: 0.1,
+        passage_containment: 2.0,
+        passage_words: f32::MAX,
+        key_name_differ: u16::MAX,
+        name_differ: u16::MAX,
+        name_min: u16::MAX,
+        name_few_agreement: -1.0,
+        name_agreement: 0.0,
+        number_differ: u16::MAX,
+        number_agreement: 0.0,
     };
     let d = Deduper::new(Config { thresholds: spanish, ..base_config }).expect("model");
     let outcome = d.run_signatures(&test_sigs);
@@ -164,21 +181,187 @@ fn open_thresholds() -> Thresholds {
         duplicate_content: 0.0,
         similar_cosine: 0.0,
         similar_content: 0.0,
+        passage_containment: 0.0,
+        passage_words: 0.0,
+        key_name_differ: u16::MAX,
+        name_differ: u16::MAX,
+        name_min: u16::MAX,
+        name_few_agreement: -1.0,
+        name_agreement: 0.0,
+        number_differ: u16::MAX,
+        number_agreement: 0.0,
     }
 }
 
 fn describe(name: &str, docs: &[Doc]) {
-    let count = |k: Kind| docs.iter().filter(|d| d.kind == k).count();
     let stories: HashSet<usize> = docs.iter().map(|d| d.story).collect();
     let (dup, sim) = true_counts(docs);
+    let kinds: Vec<String> = Kind::ALL
+        .iter()
+        .map(|&k| format!("{} {}", docs.iter().filter(|d| d.kind == k).count(), k.name()))
+        .collect();
     println!(
-        "{name}: {} documents ({} originals, {} copies, {} rewrites, {} roundups), {} stories; true pairs: {dup} duplicate, {sim} similar",
+        "{name}: {} documents ({}), {} stories; true pairs: {dup} duplicate, {sim} similar",
         docs.len(),
-        count(Kind::Original),
-        count(Kind::Duplicate),
-        count(Kind::Rewrite),
-        count(Kind::Roundup),
+        kinds.join(", "),
         stories.len()
+    );
+}
+
+/// What a pair of documents is, for the per-kind figures: the kind of its less original
+/// document for pairs of one story; a template pair, a roundup pair, a same-source pair or
+/// another pair for documents of different stories.
+fn pair_kind(a: &Doc, b: &Doc) -> &'static str {
+    let rank = |k: Kind| match k {
+        Kind::Original | Kind::Template => 0,
+        Kind::Duplicate => 1,
+        Kind::Rewrite => 2,
+        Kind::Update => 3,
+        Kind::Brief => 4,
+        Kind::Roundup => 5,
+    };
+    if a.story == b.story {
+        let k = if rank(a.kind) >= rank(b.kind) { a.kind } else { b.kind };
+        return match k {
+            Kind::Original | Kind::Template | Kind::Duplicate => "copy",
+            other => other.name(),
+        };
+    }
+    if a.kind == Kind::Roundup || b.kind == Kind::Roundup {
+        "roundup (negative)"
+    } else if a.family == b.family {
+        "template (negative)"
+    } else if a.source == b.source {
+        "same source (negative)"
+    } else {
+        "other (negative)"
+    }
+}
+
+/// Per kind of pair: for pairs of one story, how many there are, how many got the true relation,
+/// how many another relation, and how many no link; for pairs of different stories, how many
+/// were linked. Then per document: the share of briefs linked as duplicates, of updates linked as
+/// similar, and of template stories linked to another story of their template.
+fn report_kinds(
+    docs: &[Doc],
+    outcome: &dedup::Outcome,
+    predicted: &HashMap<(usize, usize), Relation>,
+) {
+    #[derive(Default)]
+    struct Tally {
+        pairs: usize,
+        right: usize,
+        wrong_relation: usize,
+        linked: usize,
+        same_cluster: usize,
+    }
+    let cluster: Vec<&str> = outcome.assignments.iter().map(|a| a.cluster.as_str()).collect();
+    let mut tallies: std::collections::BTreeMap<&str, Tally> = Default::default();
+    for i in 0..docs.len() {
+        for j in i + 1..docs.len() {
+            let kind = pair_kind(&docs[i], &docs[j]);
+            let truth = evalset::truth(&docs[i], &docs[j]);
+            let got = predicted.get(&(i, j)).copied();
+            if truth.is_none() && got.is_none() && cluster[i] != cluster[j] {
+                // Only negatives that were linked or clustered are counted, except for the kinds
+                // whose denominators matter.
+                if !kind.starts_with("template") && !kind.starts_with("roundup") {
+                    continue;
+                }
+            }
+            let t = tallies.entry(kind).or_default();
+            t.pairs += 1;
+            t.same_cluster += usize::from(cluster[i] == cluster[j]);
+            match (truth, got) {
+                (Some(r), Some(g)) if r == g => t.right += 1,
+                (Some(_), Some(_)) => t.wrong_relation += 1,
+                (None, Some(_)) => t.linked += 1,
+                _ => {}
+            }
+        }
+    }
+    println!(
+        "per kind of pair (one story: true relation / other relation / same cluster; different stories: linked / same cluster):"
+    );
+    for (kind, t) in &tallies {
+        if kind.ends_with("(negative)") {
+            if kind.starts_with("template") || kind.starts_with("roundup") {
+                println!(
+                    "  {kind:<24} {:>6} pairs: linked {} ({:.2}%), same cluster {} ({:.2}%)",
+                    t.pairs,
+                    t.linked,
+                    100.0 * t.linked as f64 / t.pairs.max(1) as f64,
+                    t.same_cluster,
+                    100.0 * t.same_cluster as f64 / t.pairs.max(1) as f64
+                );
+            } else {
+                println!("  {kind:<24} linked {}, same cluster {}", t.linked, t.same_cluster);
+            }
+        } else {
+            println!(
+                "  {kind:<24} {:>6} pairs: true relation {:.4}, other relation {:.4}, same cluster {:.4}",
+                t.pairs,
+                t.right as f64 / t.pairs.max(1) as f64,
+                t.wrong_relation as f64 / t.pairs.max(1) as f64,
+                t.same_cluster as f64 / t.pairs.max(1) as f64
+            );
+        }
+    }
+    // Per document.
+    let original_of: HashMap<usize, usize> = docs
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| matches!(d.kind, Kind::Original | Kind::Template))
+        .map(|(i, d)| (d.story, i))
+        .collect();
+    let linked_to = |i: usize, j: usize| predicted.get(&(i.min(j), i.max(j))).copied();
+    let (mut briefs, mut briefs_found, mut briefs_clustered) = (0, 0, 0);
+    let (mut updates, mut updates_similar, mut updates_duplicate) = (0, 0, 0);
+    let (mut templates, mut templates_linked, mut templates_clustered) = (0, 0, 0);
+    for (i, d) in docs.iter().enumerate() {
+        match d.kind {
+            Kind::Brief => {
+                briefs += 1;
+                let o = original_of[&d.story];
+                briefs_found += usize::from(linked_to(i, o) == Some(Relation::Duplicate));
+                briefs_clustered += usize::from(cluster[i] == cluster[o]);
+            }
+            Kind::Update => {
+                updates += 1;
+                let o = original_of[&d.story];
+                match linked_to(i, o) {
+                    Some(Relation::Similar) => updates_similar += 1,
+                    Some(Relation::Duplicate) => updates_duplicate += 1,
+                    None => {}
+                }
+            }
+            Kind::Template => {
+                templates += 1;
+                let others: Vec<usize> = (0..docs.len())
+                    .filter(|&j| docs[j].family == d.family && docs[j].story != d.story)
+                    .collect();
+                templates_linked += usize::from(others.iter().any(|&j| linked_to(i, j).is_some()));
+                templates_clustered +=
+                    usize::from(others.iter().any(|&j| cluster[i] == cluster[j]));
+            }
+            _ => {}
+        }
+    }
+    let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
+    println!(
+        "briefs: {briefs}, linked to their story's original as duplicate {:.1}%, in its cluster {:.1}%",
+        pct(briefs_found, briefs),
+        pct(briefs_clustered, briefs)
+    );
+    println!(
+        "updates: {updates}, linked to the original as similar {:.1}%, as duplicate {:.1}%",
+        pct(updates_similar, updates),
+        pct(updates_duplicate, updates)
+    );
+    println!(
+        "template stories: {templates}, linked to another story of their template {:.1}%, in its cluster {:.1}%",
+        pct(templates_linked, templates),
+        pct(templates_clustered, templates)
     );
 }
 
@@ -262,8 +445,15 @@ fn predict(pairs: &[(usize, usize, Scores)], t: &Thresholds) -> HashMap<(usize, 
         .collect()
 }
 
-fn tune_thresholds(docs: &[Doc], pairs: &[(usize, usize, Scores)]) -> Thresholds {
-    let (dup_true, sim_true) = true_counts(docs);
+/// One tunable threshold: its name, the values tried, and how to read and set it.
+struct Knob {
+    name: &'static str,
+    values: Vec<f32>,
+    get: fn(&Thresholds) -> f32,
+    set: fn(&mut Thresholds, f32),
+}
+
+fn knobs() -> Vec<Knob> {
     let steps = |lo: f32, hi: f32, step: f32| {
         let mut v = Vec::new();
         let mut x = lo;
@@ -274,73 +464,161 @@ fn tune_thresholds(docs: &[Doc], pairs: &[(usize, usize, Scores)]) -> Thresholds
         v
     };
     let off = 2.0f32;
-    let mut best = (f64::MIN, open_thresholds());
-    let mut base = Thresholds { similar_cosine: off, similar_content: off, ..open_thresholds() };
-    for &c in &steps(0.3, 0.9, 0.05) {
-        for &lr in &[0.0f32, 0.1, 0.15, 0.2, 0.3] {
-            for &dc in &[0.85f32, 0.88, 0.9, 0.92, 0.94, 0.96, off] {
-                for &dj in &steps(0.3, 0.8, 0.1) {
-                    base.duplicate_containment = c;
-                    base.duplicate_length_ratio = lr;
-                    base.duplicate_cosine = dc;
-                    base.duplicate_content = dj;
-                    let f = pairwise(docs, &predict(pairs, &base), Relation::Duplicate, dup_true).2;
-                    if f > best.0 + 1e-9 {
-                        best = (f, base);
-                    }
+    let counts = |v: &[u16]| v.iter().map(|&x| f32::from(x)).collect::<Vec<_>>();
+    vec![
+        Knob {
+            name: "duplicate_containment",
+            values: steps(0.4, 0.95, 0.05),
+            get: |t| t.duplicate_containment,
+            set: |t, v| t.duplicate_containment = v,
+        },
+        Knob {
+            name: "duplicate_length_ratio",
+            values: vec![0.0, 0.1, 0.2, 0.3, 0.4],
+            get: |t| t.duplicate_length_ratio,
+            set: |t, v| t.duplicate_length_ratio = v,
+        },
+        Knob {
+            name: "passage_containment",
+            values: [steps(0.3, 0.9, 0.05), vec![off]].concat(),
+            get: |t| t.passage_containment,
+            set: |t, v| t.passage_containment = v,
+        },
+        Knob {
+            name: "passage_words",
+            values: vec![10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 60.0, 80.0],
+            get: |t| t.passage_words,
+            set: |t, v| t.passage_words = v,
+        },
+        Knob {
+            name: "duplicate_cosine",
+            values: vec![0.85, 0.88, 0.9, 0.92, 0.94, 0.96, 0.98, off],
+            get: |t| t.duplicate_cosine,
+            set: |t, v| t.duplicate_cosine = v,
+        },
+        Knob {
+            name: "duplicate_content",
+            values: steps(0.3, 0.9, 0.1),
+            get: |t| t.duplicate_content,
+            set: |t, v| t.duplicate_content = v,
+        },
+        Knob {
+            name: "similar_cosine",
+            values: steps(0.6, 0.95, 0.025),
+            get: |t| t.similar_cosine,
+            set: |t, v| t.similar_cosine = v,
+        },
+        Knob {
+            name: "similar_content",
+            values: steps(0.05, 0.5, 0.025),
+            get: |t| t.similar_content,
+            set: |t, v| t.similar_content = v,
+        },
+        Knob {
+            name: "key_name_differ",
+            values: counts(&[1, 2, 3, 4, 5, u16::MAX]),
+            get: |t| f32::from(t.key_name_differ),
+            set: |t, v| t.key_name_differ = v as u16,
+        },
+        Knob {
+            name: "name_differ",
+            values: counts(&[1, 2, 3, 4, 5, 6, 8, 10, u16::MAX]),
+            get: |t| f32::from(t.name_differ),
+            set: |t, v| t.name_differ = v as u16,
+        },
+        Knob {
+            name: "name_min",
+            values: counts(&[1, 2, 3, 4, 5, 6, 8]),
+            get: |t| f32::from(t.name_min),
+            set: |t, v| t.name_min = v as u16,
+        },
+        Knob {
+            name: "name_few_agreement",
+            values: vec![-1.0, 0.0, 0.2, 0.25, 0.34, 0.4, 0.5, 0.6],
+            get: |t| t.name_few_agreement,
+            set: |t, v| t.name_few_agreement = v,
+        },
+        Knob {
+            name: "name_agreement",
+            values: steps(0.0, 0.9, 0.05),
+            get: |t| t.name_agreement,
+            set: |t, v| t.name_agreement = v,
+        },
+        Knob {
+            name: "number_differ",
+            values: counts(&[1, 2, 3, 4, 5, 6, 8, 10, u16::MAX]),
+            get: |t| f32::from(t.number_differ),
+            set: |t, v| t.number_differ = v as u16,
+        },
+        Knob {
+            name: "number_agreement",
+            values: steps(0.0, 0.9, 0.05),
+            get: |t| t.number_agreement,
+            set: |t, v| t.number_agreement = v,
+        },
+    ]
+}
+
+/// The tuning objective: duplicate F1, similar F1 and same-story F1 (either relation) of the
+/// pairwise predictions: the last counts a link between different stories once more, whatever
+/// its relation.
+fn objective(
+    docs: &[Doc],
+    pairs: &[(usize, usize, Scores)],
+    t: &Thresholds,
+    truth: (usize, usize),
+) -> f64 {
+    let predicted = predict(pairs, t);
+    let same_story = predicted.keys().filter(|&&(a, b)| docs[a].story == docs[b].story).count();
+    let any = prf(
+        same_story,
+        predicted.len() - same_story,
+        truth.0 + truth.1 - same_story.min(truth.0 + truth.1),
+    );
+    pairwise(docs, &predicted, Relation::Duplicate, truth.0).2
+        + pairwise(docs, &predicted, Relation::Similar, truth.1).2
+        + any.2
+}
+
+/// Coordinate descent from the shipped defaults over every threshold (three rounds), then each
+/// threshold's curve around the optimum, printed so that plateaus, not points, can be read.
+fn tune_thresholds(docs: &[Doc], pairs: &[(usize, usize, Scores)]) -> Thresholds {
+    let truth = true_counts(docs);
+    let knobs = knobs();
+    let mut best = Thresholds::default();
+    let mut best_score = objective(docs, pairs, &best, truth);
+    for round in 0..3 {
+        for knob in &knobs {
+            for &v in &knob.values {
+                let mut t = best;
+                (knob.set)(&mut t, v);
+                let f = objective(docs, pairs, &t, truth);
+                if f > best_score + 1e-9 {
+                    best_score = f;
+                    best = t;
                 }
             }
         }
+        println!(
+            "tune: round {round}: duplicate F1 + similar F1 + same-story F1 = {best_score:.4}"
+        );
     }
-    println!("tune: best duplicate F1 {:.4} with {:?}", best.0, best.1);
-    // How sharp the optimum is: each duplicate threshold moved alone.
-    let mut line = String::from("tune: duplicate F1 by containment:");
-    for &c in &steps(0.4, 0.9, 0.05) {
-        let t = Thresholds { duplicate_containment: c, ..best.1 };
-        let f = pairwise(docs, &predict(pairs, &t), Relation::Duplicate, dup_true).2;
-        line.push_str(&format!(" {c}:{f:.4}"));
-    }
-    println!("{line}");
-    let mut line = String::from("tune: duplicate F1 by length ratio:");
-    for &lr in &[0.0f32, 0.1, 0.2, 0.3, 0.4] {
-        let t = Thresholds { duplicate_length_ratio: lr, ..best.1 };
-        let f = pairwise(docs, &predict(pairs, &t), Relation::Duplicate, dup_true).2;
-        line.push_str(&format!(" {lr}:{f:.4}"));
-    }
-    println!("{line}");
-    let mut t = best.1;
-    let mut best_sim = (f64::MIN, 0.0f32, 0.0f32);
-    for &sc in &steps(0.5, 0.95, 0.025) {
-        for &sj in &steps(0.05, 0.5, 0.025) {
-            t.similar_cosine = sc;
-            t.similar_content = sj;
-            let f = pairwise(docs, &predict(pairs, &t), Relation::Similar, sim_true).2;
-            if f > best_sim.0 + 1e-9 {
-                best_sim = (f, sc, sj);
-            }
-        }
-    }
-    println!(
-        "tune: best similar F1 {:.4} at cosine {} and POS-Jaccard {}",
-        best_sim.0, best_sim.1, best_sim.2
-    );
-    t.similar_cosine = best_sim.1;
-    t.similar_content = best_sim.2;
-    for &sc in &steps(0.7, 0.9, 0.025) {
-        let mut line = format!("tune: similar F1 at cosine {sc} by POS-Jaccard:");
-        for &sj in &steps(0.1, 0.35, 0.05) {
-            let f = pairwise(
-                docs,
-                &predict(pairs, &Thresholds { similar_cosine: sc, similar_content: sj, ..t }),
-                Relation::Similar,
-                sim_true,
-            )
-            .2;
-            line.push_str(&format!(" {sj}:{f:.3}"));
+    println!("tune: best {best:?}");
+    for knob in &knobs {
+        let mut line = format!("tune: objective by {}:", knob.name);
+        for &v in &knob.values {
+            let mut t = best;
+            (knob.set)(&mut t, v);
+            let mark = if (knob.get)(&best) == v { "*" } else { "" };
+            line.push_str(&format!(" {v}:{:.4}{mark}", objective(docs, pairs, &t, truth)));
         }
         println!("{line}");
     }
-    t
+    let predicted = predict(pairs, &best);
+    let d = pairwise(docs, &predicted, Relation::Duplicate, truth.0);
+    let s = pairwise(docs, &predicted, Relation::Similar, truth.1);
+    println!("tune: duplicate F1 {:.4}, similar F1 {:.4}", d.2, s.2);
+    best
 }
 
 fn links_as_predictions(
@@ -401,6 +679,7 @@ fn report(docs: &[Doc], outcome: &dedup::Outcome) {
     println!("same-story pairs (any relation): P {:.4} R {:.4} F1 {:.4}", any.0, any.1, any.2);
     let b = bcubed(docs, outcome);
     println!("B-cubed: P {:.4} R {:.4} F1 {:.4}", b.0, b.1, b.2);
+    report_kinds(docs, outcome, &predicted);
     // Hard negatives linked.
     let (mut same_source, mut roundup, mut other) = (0, 0, 0);
     for &(a, b) in predicted.keys().filter(|&&(a, b)| docs[a].story != docs[b].story) {
@@ -428,4 +707,132 @@ fn report(docs: &[Doc], outcome: &dedup::Outcome) {
         sizes.values().copied().max().unwrap_or(0)
     };
     println!("largest cluster: {largest} documents");
+}
+
+/// Prints the errors of one kind of pair on the tune split (never the test split), with the
+/// scores, the explanation and each side's facts: for reading what the rules get wrong.
+fn show_errors(kind: &str, docs: &[Doc], sigs: &[Signature], dedup: &Deduper) {
+    let outcome = dedup.run_signatures(sigs);
+    let predicted = links_as_predictions(docs, &outcome);
+    let explanation: HashMap<(usize, usize), String> = {
+        let index: HashMap<&str, usize> =
+            docs.iter().enumerate().map(|(i, d)| (d.id.as_str(), i)).collect();
+        outcome
+            .links
+            .iter()
+            .map(|l| {
+                let (a, b) = (index[l.doc.as_str()], index[l.of.as_str()]);
+                ((a.min(b), a.max(b)), l.explanation.clone())
+            })
+            .chain(outcome.rejected.iter().map(|r| {
+                let (a, b) = (index[r.doc.as_str()], index[r.of.as_str()]);
+                ((a.min(b), a.max(b)), format!("REJECTED {}", r.explanation))
+            }))
+            .collect()
+    };
+    let mut shown = 0;
+    for i in 0..docs.len() {
+        for j in i + 1..docs.len() {
+            if pair_kind(&docs[i], &docs[j]) != kind {
+                continue;
+            }
+            let truth = evalset::truth(&docs[i], &docs[j]);
+            let got = predicted.get(&(i, j)).copied();
+            if truth == got {
+                continue;
+            }
+            shown += 1;
+            if shown > std::env::var("SHOW").ok().and_then(|v| v.parse().ok()).unwrap_or(25) {
+                continue;
+            }
+            let all = dedup::scores(&sigs[i], &sigs[j]);
+            println!(
+                "--- {} ({}) vs {} ({}): truth {truth:?}, got {got:?}",
+                docs[i].id,
+                docs[i].kind.name(),
+                docs[j].id,
+                docs[j].kind.name()
+            );
+            println!("    {}", explanation.get(&(i, j)).map_or("no link", String::as_str));
+            println!("    {all:?}");
+            for k in [i, j] {
+                println!(
+                    "    {} words {}: names {:?} numbers {:?}",
+                    docs[k].id,
+                    sigs[k].words,
+                    sigs[k].facts.names(),
+                    sigs[k].facts.numbers()
+                );
+            }
+        }
+    }
+    println!("{shown} errors of kind {kind}");
+}
+
+/// Per kind of pair, among the tune split's candidate pairs whose wording matches a shipped rule:
+/// how many names and numbers differ on both sides, and the names' share, as histograms.
+fn fact_histograms(docs: &[Doc], pairs: &[(usize, usize, Scores)]) {
+    let t = Thresholds::default();
+    let mut by_kind: std::collections::BTreeMap<&str, Vec<&Scores>> = Default::default();
+    let mut dump = String::new();
+    for (a, b, s) in pairs {
+        if let Some(method) = t.wording(s) {
+            let kind = pair_kind(&docs[*a], &docs[*b]);
+            by_kind.entry(kind).or_default().push(s);
+            let ag = |g: &dedup::Agreement| {
+                format!("{},{},{},{}", g.first, g.first_found, g.second, g.second_found)
+            };
+            dump.push_str(&format!(
+                "{kind}\t{}\t{}\t{}\t{}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\n",
+                method.as_str(),
+                ag(&s.names),
+                ag(&s.key_names),
+                ag(&s.numbers),
+                s.containment,
+                s.passage,
+                s.cosine,
+                s.content_jaccard,
+                s.length_ratio
+            ));
+        }
+    }
+    if let Ok(path) = std::env::var("DEDUP_EVAL_DUMP") {
+        std::fs::write(path, dump).expect("dump");
+    }
+    println!(
+        "facts of wording-matched tune pairs (names differ 0,1,2,3,4,5,6-9,10+ | names share <.3,<.5,<.7,<.9,>=.9 | numbers differ 0,1,2,3,4,5,6-9,10+ | key names differ | key names share):"
+    );
+    for (kind, scores) in by_kind {
+        let bucket = |d: u16| match d {
+            0..=5 => d as usize,
+            6..=9 => 6,
+            _ => 7,
+        };
+        let mut nd = [0; 8];
+        let mut ns = [0; 5];
+        let mut md = [0; 8];
+        let mut kd = [0; 8];
+        let mut ks = [0; 5];
+        let share_bucket = |share: f32| {
+            if share < 0.3 {
+                0
+            } else if share < 0.5 {
+                1
+            } else if share < 0.7 {
+                2
+            } else if share < 0.9 {
+                3
+            } else {
+                4
+            }
+        };
+        for s in &scores {
+            nd[bucket(s.names.differ())] += 1;
+            md[bucket(s.numbers.differ())] += 1;
+            kd[bucket(s.key_names.differ())] += 1;
+            ns[share_bucket(s.names.share())] += 1;
+            ks[share_bucket(s.key_names.share())] += 1;
+        }
+        println!("  {kind:<24} {:>5}: {nd:?} | {ns:?} | {md:?} | {kd:?} | {ks:?}", scores.len());
+    }
 }

@@ -8,7 +8,11 @@
 //!   0.5 with 0.996, 0.05 with 0.005);
 //! - **cross-polytope tables** over the embedding ([`CandidateConfig::embedding_tables`], see
 //!   `ann`): two texts sharing a table key are likely close in meaning, the candidates for
-//!   rewrites.
+//!   rewrites;
+//! - **lede passages** ([`CandidateConfig::lede_passages`]): the winnowed fingerprints of the
+//!   first [`crate::passages::LEDE_WORDS`] words (`passages.rs`); any run of nine or more words
+//!   that two ledes share gives them a common key, so a brief is proposed with its article
+//!   however much longer the article is (MinHash bands see a Jaccard of a few percent there).
 //!
 //! Keys go into one sorted table of `(key, rank)` entries, ranks being positions in the order of
 //! the documents' dates (dated first, then undated, ties by id). A document's candidates are the
@@ -41,6 +45,8 @@ pub struct CandidateConfig {
     pub embedding_hashes: usize,
     /// Most documents looked at per bucket on each side of a document (module docs).
     pub max_bucket_scan: usize,
+    /// Whether the ledes' passage fingerprints are keys too.
+    pub lede_passages: bool,
 }
 
 impl Default for CandidateConfig {
@@ -51,6 +57,7 @@ impl Default for CandidateConfig {
             embedding_tables: 96,
             embedding_hashes: 4,
             max_bucket_scan: 100,
+            lede_passages: true,
         }
     }
 }
@@ -62,9 +69,15 @@ pub struct FoundBy {
     pub minhash: bool,
     /// The two embeddings share a cross-polytope key.
     pub embedding: bool,
+    /// The two ledes share a passage fingerprint.
+    pub passage: bool,
 }
 
+/// The family of a key is in its two top bits: 1x for the embedding tables, 01 for the lede
+/// passages, 00 for the MinHash bands.
 const EMBEDDING_KEY: u64 = 1 << 63;
+const PASSAGE_KEY: u64 = 1 << 62;
+const FAMILY_BITS: u64 = EMBEDDING_KEY | PASSAGE_KEY;
 
 /// The keys of all signatures, sorted for look-up.
 #[derive(Debug)]
@@ -89,17 +102,24 @@ impl Index {
     ) -> Self {
         let rows = config.minhash_rows.max(1);
         let bands = config.minhash_bands.min(crate::minhash::MINHASH_LEN / rows);
+        let lede = if config.lede_passages { crate::passages::LEDE_WORDS } else { 0 };
         let setup = crate::text::mix64(
-            polytopes.fingerprint() ^ (bands as u64) << 48 ^ (rows as u64) << 40,
+            polytopes.fingerprint() ^ (bands as u64) << 48 ^ (rows as u64) << 40 ^ lede as u64,
         );
         let keys_of: Vec<std::borrow::Cow<'_, [u64]>> = pool.map(sigs, |sig| {
             sig.keys.get_or(setup ^ sig.signal_hash(), || {
                 let mut keys: Vec<u64> = band_keys(&sig.minhash, bands, rows)
                     .into_iter()
-                    .map(|k| k & !EMBEDDING_KEY)
+                    .map(|k| k & !FAMILY_BITS)
                     .collect();
                 keys.extend(
                     polytopes.keys(&sig.embedding_f32()).into_iter().map(|k| k | EMBEDDING_KEY),
+                );
+                keys.extend(
+                    sig.passages
+                        .iter()
+                        .filter(|m| usize::from(m.position) <= lede)
+                        .map(|m| u64::from(m.key) | PASSAGE_KEY),
                 );
                 keys
             })
@@ -156,7 +176,14 @@ impl Index {
             for &(from, to) in &self.own[rank] {
                 let (from, to) = (from as usize, to as usize);
                 let bucket = &self.ranks[from..to];
-                let family = if self.keys[from] & EMBEDDING_KEY != 0 { EMBEDDING } else { MINHASH };
+                let key = self.keys[from];
+                let family = if key & EMBEDDING_KEY != 0 {
+                    EMBEDDING
+                } else if key & PASSAGE_KEY != 0 {
+                    PASSAGE
+                } else {
+                    MINHASH
+                };
                 for &(lo, hi) in &ranges {
                     let start = bucket.partition_point(|&r| (r as usize) < lo);
                     let end = bucket.partition_point(|&r| (r as usize) < hi);
@@ -181,6 +208,7 @@ impl Index {
                     let by = FoundBy {
                         minhash: families & MINHASH != 0,
                         embedding: families & EMBEDDING != 0,
+                        passage: families & PASSAGE != 0,
                     };
                     (r as usize, by)
                 })
@@ -191,6 +219,7 @@ impl Index {
 
 const MINHASH: u8 = 1;
 const EMBEDDING: u8 = 2;
+const PASSAGE: u8 = 4;
 
 std::thread_local! {
     /// Each thread's marks of the candidates found so far for one document.

@@ -42,8 +42,11 @@ mod ann;
 mod candidates;
 mod cluster;
 pub mod embed;
+mod explain;
+pub mod facts;
 pub mod minhash;
 mod parallel;
+pub mod passages;
 mod pipeline;
 mod pos;
 mod signature;
@@ -53,8 +56,10 @@ mod verify;
 
 pub use candidates::{CandidateConfig, FoundBy};
 pub use cluster::ClusterConfig;
+pub use facts::{Agreement, Facts};
 pub use pipeline::{
-    Assignment, Config, ContentTokens, Deduper, Document, Limits, Link, Outcome, Stats, Update,
+    Assignment, Config, ContentTokens, Deduper, Document, Limits, Link, Outcome, Rejection, Stats,
+    Update,
 };
 pub use signature::{FORMAT_VERSION, Signature, SignatureError};
-pub use verify::{Method, Relation, Scores, Thresholds, scores};
+pub use verify::{Method, Relation, Scores, Thresholds, Verdict, Veto, scores};

@@ -5,13 +5,14 @@ use crate::ann::Polytopes;
 use crate::candidates::{CandidateConfig, FoundBy, Index};
 use crate::cluster::{ClusterConfig, Edge, Node, cluster};
 use crate::embed::{Embedder, ModelError, default_model};
+use crate::facts::{Collector, Facts, Word};
 use crate::minhash::{minhash, shingles};
 use crate::pos;
 use crate::signature::Signature;
 use crate::text::{
     Stemmers, Token, fold, guess_language, hash_bytes, language_code, tokens, truncate,
 };
-use crate::verify::{Method, Packed, Relation, Scores, Thresholds};
+use crate::verify::{Method, Packed, Relation, Scores, Thresholds, Verdict, Veto};
 
 /// One document to deduplicate.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -108,6 +109,28 @@ pub struct Link {
     pub thresholds: Thresholds,
     /// Which candidate family proposed the pair.
     pub found_by: FoundBy,
+    /// Why, in words: the rule, its scores and how the facts agree (e.g. "near-copy: 94% of the
+    /// shorter text's word sequences are in the longer; shares 14 of 15 names and all 6
+    /// numbers").
+    pub explanation: String,
+}
+
+/// A pair whose wording matched a rule but whose facts refused the link (a template story, another
+/// edition of a bulletin): not a link, kept to explain why two alike documents were not linked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rejection {
+    /// The later document (by date, then id).
+    pub doc: String,
+    /// The earlier document.
+    pub of: String,
+    /// The rule the wording matched.
+    pub method: Method,
+    /// What the facts said.
+    pub veto: Veto,
+    /// Every signal of the pair.
+    pub scores: Scores,
+    /// Why, in words (e.g. "same wording, names differ: Ajax, PSV vs Celtic, Rangers").
+    pub explanation: String,
 }
 
 impl Link {
@@ -150,6 +173,8 @@ pub struct Outcome {
     pub assignments: Vec<Assignment>,
     /// Every link found.
     pub links: Vec<Link>,
+    /// Every pair alike in wording that the facts kept apart.
+    pub rejected: Vec<Rejection>,
     /// Counts of the work done.
     pub stats: Stats,
 }
@@ -163,6 +188,9 @@ pub struct Update {
     /// document, and every existing document linked (directly or through other links) to one.
     /// New documents first in their input order, then existing ones in their input order.
     pub assignments: Vec<Assignment>,
+    /// The pairs (involving at least one new document) alike in wording that the facts kept
+    /// apart.
+    pub rejected: Vec<Rejection>,
     /// Counts of the work done.
     pub stats: Stats,
 }
@@ -174,6 +202,8 @@ pub struct Stats {
     pub candidate_pairs: u64,
     /// Links found.
     pub links: u64,
+    /// Pairs alike in wording that the facts kept apart.
+    pub rejected: u64,
 }
 
 /// What the content-token step did for one document.
@@ -249,21 +279,42 @@ impl Deduper {
     /// The POS-filtered tokens of the title and the first [`Limits::content_words`] tokens of
     /// the text, folded, stemmed and hashed.
     pub fn content_tokens(&self, doc: &Document, language: Option<&str>) -> ContentTokens {
+        self.read_tags(doc, language).0
+    }
+
+    /// The names (in the first [`Limits::content_words`] tokens of the text) and numbers (in
+    /// the title and the text) of a document (`facts.rs`).
+    pub fn facts(&self, doc: &Document, language: Option<&str>) -> Facts {
+        let (_, mut collector) = self.read_tags(doc, language);
+        self.shingled(doc, &mut collector);
+        collector.finish()
+    }
+
+    /// One tagging pass over the title and the start of the text, for the content tokens and
+    /// the names.
+    fn read_tags(&self, doc: &Document, language: Option<&str>) -> (ContentTokens, Collector) {
         // A token is rarely longer than 24 bytes with its space: no need to tokenise more.
         let budget = self.config.limits.content_words;
         let text =
             truncate(&doc.text, budget.saturating_mul(24).min(self.config.limits.max_text_bytes));
+        let title = truncate(&doc.title, 1_000);
         let mut hashes = Vec::new();
-        let mut keep = |token: &str| {
-            let folded = fold(token);
-            let stem = self.stemmers.stem(language, &folded);
-            hashes.push(hash_bytes(stem.as_bytes()) as u32);
+        let mut facts = Collector::new(language);
+        let mut visit = |tokens: &[&str], tags: &[crate::tagger::Upos], headline: bool| {
+            for (token, &tag) in tokens.iter().zip(tags) {
+                if crate::tagger::is_content(tag) {
+                    let folded = fold(token);
+                    let stem = self.stemmers.stem(language, &folded);
+                    hashes.push(hash_bytes(stem.as_bytes()) as u32);
+                }
+            }
+            facts.read_names(if headline { title } else { text }, tokens, tags, headline);
         };
-        let mut tagged = pos::content_tokens(language, truncate(&doc.title, 1_000), 200, &mut keep);
-        tagged += pos::content_tokens(language, text, budget, &mut keep);
+        let mut tagged = pos::tag_sentences(language, title, 200, |t, g| visit(t, g, true));
+        tagged += pos::tag_sentences(language, text, budget, |t, g| visit(t, g, false));
         hashes.sort_unstable();
         hashes.dedup();
-        ContentTokens { hashes, tagged }
+        (ContentTokens { hashes, tagged }, facts)
     }
 
     /// The embedding of the title and the start of the text.
@@ -274,25 +325,93 @@ impl Deduper {
 
     /// The word count, the number of distinct shingles and the MinHash of the text.
     pub fn near_copy(&self, doc: &Document) -> (u32, u32, Box<[u32]>) {
+        let (count, shingles, minhash, _) = self.shingled(doc, &mut Collector::new(None));
+        (count, shingles, minhash)
+    }
+
+    /// The near-copy signals and the passage fingerprints, from one pass over the words, which
+    /// also gives `facts` the numbers of the title and the text.
+    fn shingled(
+        &self,
+        doc: &Document,
+        facts: &mut Collector,
+    ) -> (u32, u32, Box<[u32]>, Box<[crate::facts::Mark]>) {
+        let title: Vec<(&str, String)> =
+            words(truncate(&doc.title, 1_000)).map(|w| (w, fold(w))).collect();
+        let title: Vec<Word<'_>> = title
+            .iter()
+            .map(|(w, f)| Word { text: w, folded: f, offset: 0, position: 0, sentence_start: true })
+            .collect();
+        facts.read_words(&title);
         let text = truncate(&doc.text, self.config.limits.max_text_bytes);
         let mut count = 0u32;
         let mut hashes = Vec::new();
-        for word in words(text) {
+        let kept = self.config.limits.shingle_words.max(crate::passages::PASSAGE_WORDS);
+        // Facts are read a stretch of words at a time (a number may take the next word).
+        const STRETCH: usize = 256;
+        let mut stretch: Vec<(&str, String, u32, bool)> = Vec::with_capacity(STRETCH);
+        let read = |stretch: &[(&str, String, u32, bool)], first: u32, facts: &mut Collector| {
+            let words: Vec<Word<'_>> = stretch
+                .iter()
+                .enumerate()
+                .map(|(i, (w, f, offset, sentence_start))| Word {
+                    text: w,
+                    folded: f,
+                    offset: *offset,
+                    position: u16::try_from(first as usize + i).unwrap_or(u16::MAX),
+                    sentence_start: *sentence_start,
+                })
+                .collect();
+            facts.read_words(&words);
+        };
+        // Where each word begins, to place names found by their byte offsets.
+        let mut word_starts: Vec<u32> = Vec::new();
+        let base = text.as_ptr() as usize;
+        let mut sentence_start = true;
+        let mut previous_end = 0usize;
+        for token in tokens(text) {
+            let word = match token {
+                Token::Word(word) => word,
+                Token::End => {
+                    sentence_start = true;
+                    continue;
+                }
+            };
             count = count.saturating_add(1);
-            if hashes.len() < self.config.limits.shingle_words {
-                hashes.push(hash_bytes(fold(word).as_bytes()));
+            let at = (word.as_ptr() as usize).saturating_sub(base);
+            // A line break begins a sentence too (a heading, an item of a list).
+            if text.get(previous_end..at).is_some_and(|gap| gap.contains('\n')) {
+                sentence_start = true;
+            }
+            previous_end = at + word.len();
+            let offset = u32::try_from(at).unwrap_or(u32::MAX);
+            word_starts.push(offset);
+            let folded = fold(word);
+            if hashes.len() < kept {
+                hashes.push(hash_bytes(folded.as_bytes()));
+            }
+            stretch.push((word, folded, offset, sentence_start));
+            sentence_start = false;
+            if stretch.len() == STRETCH {
+                read(&stretch, count + 1 - STRETCH as u32, facts);
+                stretch.clear();
             }
         }
+        read(&stretch, count + 1 - stretch.len() as u32, facts);
+        facts.locate(&word_starts);
+        let passages = crate::passages::fingerprints(&hashes);
+        hashes.truncate(self.config.limits.shingle_words);
         let shingles = shingles(&hashes);
-        (count, shingles.len() as u32, Box::new(minhash(&shingles)))
+        (count, shingles.len() as u32, Box::new(minhash(&shingles)), passages)
     }
 
     /// The signature of one document. Never fails: an empty text gives an empty signature that
     /// matches nothing.
     pub fn signature(&self, doc: &Document) -> Signature {
         let language = self.language(doc);
-        let content = self.content_tokens(doc, language.as_deref());
-        let (words, shingles, minhash) = self.near_copy(doc);
+        let (content, mut facts) = self.read_tags(doc, language.as_deref());
+        let (words, shingles, minhash, passages) = self.shingled(doc, &mut facts);
+        let facts = facts.finish();
         let (embedding, embedding_scale) = Signature::quantise(&self.embedding(doc));
         Signature {
             id: doc.id.clone(),
@@ -304,6 +423,8 @@ impl Deduper {
             content: content.hashes.into(),
             embedding,
             embedding_scale,
+            passages,
+            facts,
             keys: Default::default(),
         }
     }
@@ -325,7 +446,7 @@ impl Deduper {
         let mut assignments = update.assignments;
         // `update` lists new documents first in input order: here all of them.
         assignments.truncate(sigs.len());
-        Outcome { assignments, links: update.links, stats: update.stats }
+        Outcome { assignments, links: update.links, rejected: update.rejected, stats: update.stats }
     }
 
     /// Compares a new batch with the window's existing documents and returns only what changes:
@@ -361,33 +482,43 @@ impl Deduper {
         // rank order that is new, and everything existing on either side.
         let new_ranks: Vec<usize> = (0..ranked.len()).filter(|&r| is_new[r]).collect();
         let packed = Packed::new(&ranked);
-        let found: Vec<(u64, Vec<RankLink>)> = self.pool.map(&new_ranks, |&r| {
+        type Found = (u64, Vec<RankLink>, Vec<(usize, usize, Method, Veto, Scores)>);
+        let found: Vec<Found> = self.pool.map(&new_ranks, |&r| {
             let candidates = index.candidates(
                 r,
                 self.config.window_secs,
                 self.config.candidates.max_bucket_scan,
                 |other| !is_new[other] || other < r,
             );
-            let mut links = Vec::new();
+            let (mut links, mut vetoed) = (Vec::new(), Vec::new());
             for &(other, by) in &candidates {
-                let Some(scores) = packed.score(r, other, by.minhash, &self.config.thresholds)
-                else {
+                let Some(scores) = packed.score(r, other, by, &self.config.thresholds) else {
                     continue;
                 };
-                if let Some(method) = self.config.thresholds.decide(&scores) {
-                    links.push((r.max(other), r.min(other), method, scores, by));
+                match self.config.thresholds.verdict(&scores) {
+                    Verdict::Link(method) => {
+                        links.push((r.max(other), r.min(other), method, scores, by));
+                    }
+                    Verdict::Veto(method, veto) => {
+                        vetoed.push((r.max(other), r.min(other), method, veto, scores));
+                    }
+                    Verdict::Apart => {}
                 }
             }
-            (candidates.len() as u64, links)
+            (candidates.len() as u64, links, vetoed)
         });
         let mut stats = Stats::default();
         let mut new_links: Vec<RankLink> = Vec::new();
-        for (count, links) in found {
+        let mut vetoed = Vec::new();
+        for (count, links, refused) in found {
             stats.candidate_pairs += count;
             new_links.extend(links);
+            vetoed.extend(refused);
         }
         new_links.sort_by_key(|l| (l.0, l.1));
+        vetoed.sort_by_key(|v| (v.0, v.1));
         stats.links = new_links.len() as u64;
+        stats.rejected = vetoed.len() as u64;
 
         // Existing links between documents we were given, mapped to ranks.
         let mut rank_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
@@ -424,8 +555,20 @@ impl Deduper {
                 scores,
                 thresholds,
                 found_by,
+                explanation: crate::explain::link(method, &scores, ranked[a], ranked[b]),
             };
         let links: Vec<Link> = new_links.iter().map(make).collect();
+        let rejected: Vec<Rejection> = vetoed
+            .iter()
+            .map(|&(a, b, method, veto, scores)| Rejection {
+                doc: ranked[a].id.clone(),
+                of: ranked[b].id.clone(),
+                method,
+                veto,
+                scores,
+                explanation: crate::explain::veto(method, veto, &scores, ranked[a], ranked[b]),
+            })
+            .collect();
         let edge_link = |e: usize| -> Link {
             if e < links.len() { links[e].clone() } else { old_links[e - links.len()].clone() }
         };
@@ -446,7 +589,7 @@ impl Deduper {
                 link: placements[r].edge.map(edge_link),
             })
             .collect();
-        Update { links, assignments, stats }
+        Update { links, assignments, rejected, stats }
     }
 }
 

@@ -7,25 +7,41 @@
 //! model for da, de, en, es, fr, nl and pt, the tagger's rule-based fallback for any other
 //! language or when the language is unknown.
 
-use crate::tagger::{Tagger, is_content, sentences, tokenize};
+#[cfg(test)]
+use crate::tagger::is_content;
+use crate::tagger::{Tagger, Upos, sentences, tokenize};
 
 /// Calls `keep` with each content token of `text`, tagging at most `budget` tokens (whole
 /// sentences, the last one cut); returns how many tokens were tagged.
+#[cfg(test)]
 pub(crate) fn content_tokens<'t>(
     language: Option<&str>,
     text: &'t str,
     budget: usize,
     mut keep: impl FnMut(&'t str),
 ) -> usize {
-    let tagger = Tagger::for_language(language.unwrap_or("und"));
-    let tokens = tokenize(text);
-    let tokens = &tokens[..tokens.len().min(budget)];
-    for sentence in sentences(tokens) {
-        for (token, tag) in sentence.iter().zip(tagger.tag(sentence)) {
+    tag_sentences(language, text, budget, |tokens, tags| {
+        for (token, &tag) in tokens.iter().zip(tags) {
             if is_content(tag) {
                 keep(token);
             }
         }
+    })
+}
+
+/// Tags at most `budget` tokens of `text` (whole sentences, the last one cut) and calls `visit`
+/// with each sentence's tokens and tags; returns how many tokens were tagged.
+pub(crate) fn tag_sentences<'t>(
+    language: Option<&str>,
+    text: &'t str,
+    budget: usize,
+    mut visit: impl FnMut(&[&'t str], &[Upos]),
+) -> usize {
+    let tagger = Tagger::for_language(language.unwrap_or("und"));
+    let tokens = tokenize(text);
+    let tokens = &tokens[..tokens.len().min(budget)];
+    for sentence in sentences(tokens) {
+        visit(sentence, &tagger.tag(sentence));
     }
     tokens.len()
 }

@@ -1,19 +1,23 @@
 //! [`Signature`]: everything dedup keeps of a document, and its byte form for storage.
 //!
 //! A signature holds the document's id and date, its word count, its MinHash signature and
-//! shingle count, its set of POS-filtered token hashes and its embedding (int8, one scale). It is
+//! shingle count, its set of POS-filtered token hashes, its embedding (int8, one scale), its
+//! passage fingerprints (`passages.rs`) and its facts (names and numbers, `facts.rs`). It is
 //! all that candidate generation, verification and clustering read, so the archive can keep the
 //! signatures of the window's stories and compare a new batch against them without the texts.
 //!
 //! [`Signature::to_bytes`] writes a little-endian, length-prefixed form that starts with the
 //! magic `MGDS` and a format version; [`Signature::from_bytes`] reads it back and refuses any
-//! other version. About 1.3 KB for a typical article (512 B of MinHash, 256 B of embedding,
-//! 4 B per distinct content token).
+//! other version (version 1, before passages and facts, is refused: the archive computes such
+//! signatures again from the stories' texts). About 2.5 KB for a typical article (512 B of
+//! MinHash, 256 B of embedding, 4 B per distinct content token, 6 B per passage fingerprint,
+//! 6 B and a label per fact).
 
+use crate::facts::{Facts, Mark};
 use crate::minhash::MINHASH_LEN;
 
 /// The current byte format.
-pub const FORMAT_VERSION: u8 = 1;
+pub const FORMAT_VERSION: u8 = 2;
 const MAGIC: &[u8; 4] = b"MGDS";
 
 /// The signals of one document.
@@ -38,6 +42,10 @@ pub struct Signature {
     pub embedding: Box<[i8]>,
     /// The embedding's scale.
     pub embedding_scale: f32,
+    /// Winnowed fingerprints of the first words' shingles, sorted by key (`passages.rs`).
+    pub passages: Box<[Mark]>,
+    /// Names and numbers (`facts.rs`).
+    pub facts: Facts,
     /// The candidate keys, computed on first use (not part of the byte form).
     pub(crate) keys: KeyCache,
 }
@@ -110,6 +118,9 @@ impl Signature {
             }
             h = crate::text::mix64(h ^ u64::from_le_bytes(word));
         }
+        for m in self.passages.iter() {
+            h = crate::text::mix64(h ^ u64::from(m.key) ^ u64::from(m.position) << 32);
+        }
         crate::text::mix64(h ^ self.embedding.len() as u64)
     }
 
@@ -164,6 +175,10 @@ impl Signature {
         out.extend_from_slice(&(self.embedding.len() as u32).to_le_bytes());
         out.extend(self.embedding.iter().map(|&q| q.cast_unsigned()));
         out.extend_from_slice(&self.embedding_scale.to_le_bytes());
+        put_marks(&mut out, &self.passages, false);
+        put_marks(&mut out, &self.facts.names, true);
+        put_marks(&mut out, &self.facts.numbers, true);
+        put_bytes(&mut out, self.facts.labels.as_bytes());
         out
     }
 
@@ -198,6 +213,14 @@ impl Signature {
         let n = r.u32()? as usize;
         let embedding = r.take(n)?.iter().map(|&b| b.cast_signed()).collect();
         let embedding_scale = f32::from_le_bytes(r.array()?);
+        let passages = r.marks(false)?;
+        let names = r.marks(true)?;
+        let numbers = r.marks(true)?;
+        let labels = r.string()?;
+        let sorted = |m: &[Mark]| m.windows(2).all(|w| w[0].key < w[1].key);
+        if !(sorted(&passages) && sorted(&names) && sorted(&numbers)) {
+            return Err(SignatureError::Malformed(r.pos));
+        }
         if r.pos != bytes.len() || !embedding_scale.is_finite() {
             return Err(SignatureError::Malformed(r.pos));
         }
@@ -211,6 +234,8 @@ impl Signature {
             content,
             embedding,
             embedding_scale,
+            passages,
+            facts: Facts::from_parts(names, numbers, labels.into()),
             keys: KeyCache::default(),
         })
     }
@@ -224,6 +249,18 @@ pub(crate) fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
 fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
     out.extend_from_slice(bytes);
+}
+
+/// Marks as their count, then key and position (and count, for facts) each.
+fn put_marks(out: &mut Vec<u8>, marks: &[Mark], counted: bool) {
+    out.extend_from_slice(&(marks.len() as u32).to_le_bytes());
+    for m in marks {
+        out.extend_from_slice(&m.key.to_le_bytes());
+        out.extend_from_slice(&m.position.to_le_bytes());
+        if counted {
+            out.extend_from_slice(&m.count.to_le_bytes());
+        }
+    }
 }
 
 fn put_u32s(out: &mut Vec<u8>, values: &[u32]) {
@@ -263,6 +300,20 @@ impl<'a> Reader<'a> {
         String::from_utf8(bytes.to_vec()).map_err(|_| SignatureError::Malformed(at))
     }
 
+    fn marks(&mut self, counted: bool) -> Result<Box<[Mark]>, SignatureError> {
+        let n = self.u32()? as usize;
+        let size = if counted { 8 } else { 6 };
+        let bytes = self.take(n.checked_mul(size).ok_or(SignatureError::Malformed(self.pos))?)?;
+        Ok(bytes
+            .chunks_exact(size)
+            .map(|c| Mark {
+                key: u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
+                position: u16::from_le_bytes([c[4], c[5]]),
+                count: if counted { u16::from_le_bytes([c[6], c[7]]) } else { 1 },
+            })
+            .collect())
+    }
+
     fn u32s(&mut self) -> Result<Box<[u32]>, SignatureError> {
         let n = self.u32()? as usize;
         let bytes = self.take(n.checked_mul(4).ok_or(SignatureError::Malformed(self.pos))?)?;
@@ -286,6 +337,20 @@ mod tests {
             content: vec![3, 9, 27].into(),
             embedding,
             embedding_scale,
+            passages: vec![
+                Mark { key: 4, position: 1, count: 1 },
+                Mark { key: 8, position: 30, count: 1 },
+            ]
+            .into(),
+            facts: Facts::from_parts(
+                vec![Mark { key: 5, position: 3, count: 2 }].into(),
+                vec![
+                    Mark { key: 1, position: 0, count: 1 },
+                    Mark { key: 2, position: 9, count: 4 },
+                ]
+                .into(),
+                "Lisbon\u{1f}3\u{1f}Monday".into(),
+            ),
             keys: KeyCache::default(),
         }
     }

@@ -1,31 +1,50 @@
 //! Verification: a candidate pair's scores, the thresholds in force, and the relation they give.
 //!
-//! Every pair that candidate generation proposes is scored on all signals ([`Scores`]) and the
-//! rules below decide, in this order:
+//! Every pair that candidate generation proposes is scored ([`Scores`]) and decided in two steps.
+//!
+//! **Wording** says whether the two texts could be one story, rules in this order:
 //!
 //! 1. **duplicate by near-copy** ([`Method::NearCopy`]): the smaller text's shingles are
 //!    contained in the larger (MinHash containment at least
 //!    [`Thresholds::duplicate_containment`]) and the shorter text is not a mere fragment (length
 //!    ratio at least [`Thresholds::duplicate_length_ratio`]);
-//! 2. **duplicate by rewording** ([`Method::Reworded`]): embedding cosine at least
+//! 2. **duplicate by containment** ([`Method::Contained`]): the shorter text's passage
+//!    fingerprints are found in the longer (share at least [`Thresholds::passage_containment`])
+//!    and the part they share is substantial (at least [`Thresholds::passage_words`] words, so a
+//!    shared byline and footer or a one-line lede is not enough), whatever the length ratio: a
+//!    brief, a teaser, an excerpt published as a story of its own;
+//! 3. **duplicate by rewording** ([`Method::Reworded`]): embedding cosine at least
 //!    [`Thresholds::duplicate_cosine`], POS-filtered Jaccard at least
-//!    [`Thresholds::duplicate_content`] and the same length-ratio floor: the same text after
-//!    edits dense enough to break most shingles (synonyms, typos, reordering);
-//! 3. **similar** ([`Method::Similar`]): cosine at least [`Thresholds::similar_cosine`] and
+//!    [`Thresholds::duplicate_content`] and the length-ratio floor: the same text after edits
+//!    dense enough to break most shingles (synonyms, typos, reordering);
+//! 4. **similar** ([`Method::Similar`]): cosine at least [`Thresholds::similar_cosine`] and
 //!    POS-filtered Jaccard at least [`Thresholds::similar_content`]: the same story written
-//!    differently (this is the Spanish study's rule, with tuned thresholds).
+//!    differently (the Spanish study's rule, with tuned thresholds).
+//!
+//! **Facts** then have the last word (`facts.rs`: names and numbers compared over the text the
+//! two share):
+//!
+//! - names that disagree veto the link ([`Veto::Names`]): the same template with other names is
+//!   another story, however alike the sentences;
+//! - numbers that mostly disagree veto it too ([`Veto::Numbers`]): a bulletin with every figure
+//!   changed is another day's bulletin;
+//! - a duplicate whose numbers changed on both sides (some, not most) is a later version of the
+//!   story: `similar`, by [`Method::Update`].
 //!
 //! The defaults were tuned on the tuning split of the evaluation set (see `docs/dedup.md`).
 
+use crate::facts::{self, Agreement};
 use crate::minhash;
+use crate::passages;
 use crate::signature::Signature;
 
 /// The two relations between documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Relation {
-    /// The same text, edited (new headline, cut, boilerplate, typos, rewording).
+    /// The same text, edited (new headline, cut, boilerplate, typos, rewording), or a part of it
+    /// (a brief).
     Duplicate,
-    /// The same story, written differently.
+    /// The same story, written differently, or a later version of it.
     Similar,
 }
 
@@ -44,30 +63,65 @@ impl Relation {
 pub enum Method {
     /// MinHash containment of word shingles (a syndicated copy).
     NearCopy,
+    /// Passage containment of the shorter text in the longer (a brief or excerpt).
+    Contained,
     /// Embedding cosine plus a high POS-filtered Jaccard (a copy edited word by word).
     Reworded,
     /// Embedding cosine plus POS-filtered Jaccard (the same story).
     Similar,
+    /// A copy by its wording whose numbers changed (a later version of the story).
+    Update,
 }
 
 impl Method {
-    /// A short stable name: `minhash`, `embedding+pos-jaccard/duplicate` or
-    /// `embedding+pos-jaccard`.
+    /// Every method, in rule order.
+    pub const ALL: [Method; 5] =
+        [Method::NearCopy, Method::Contained, Method::Reworded, Method::Similar, Method::Update];
+
+    /// A short stable name: `minhash`, `passage`, `embedding+pos-jaccard/duplicate`,
+    /// `embedding+pos-jaccard` or `facts/update`.
     pub fn as_str(self) -> &'static str {
         match self {
             Method::NearCopy => "minhash",
+            Method::Contained => "passage",
             Method::Reworded => "embedding+pos-jaccard/duplicate",
             Method::Similar => "embedding+pos-jaccard",
+            Method::Update => "facts/update",
         }
+    }
+
+    /// The method of a stable name.
+    pub fn from_name(name: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.as_str() == name)
     }
 
     /// The relation this rule gives.
     pub fn relation(self) -> Relation {
         match self {
-            Method::NearCopy | Method::Reworded => Relation::Duplicate,
-            Method::Similar => Relation::Similar,
+            Method::NearCopy | Method::Contained | Method::Reworded => Relation::Duplicate,
+            Method::Similar | Method::Update => Relation::Similar,
         }
     }
+}
+
+/// Why facts refused a link that wording would make.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Veto {
+    /// The names disagree: another story on the same template.
+    Names,
+    /// Most numbers disagree: another edition of the same bulletin.
+    Numbers,
+}
+
+/// What the rules say of a pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Linked by this rule.
+    Link(Method),
+    /// Wording alone would link them by this rule; facts refuse.
+    Veto(Method, Veto),
+    /// Not alike.
+    Apart,
 }
 
 /// Every signal of a pair.
@@ -83,24 +137,93 @@ pub struct Scores {
     pub cosine: f32,
     /// Words of the shorter text over words of the longer (1 for equal lengths).
     pub length_ratio: f32,
+    /// Share of the passage fingerprints of the text that has fewer found in the other.
+    pub passage: f32,
+    /// Words the two texts share, estimated from their passage fingerprints.
+    pub shared_words: f32,
+    /// How their names agree over the text they share.
+    pub names: Agreement,
+    /// The same for the names each states at least twice: the story's actors, not a byline or
+    /// a promo's.
+    pub key_names: Agreement,
+    /// How their numbers agree over the text they share.
+    pub numbers: Agreement,
 }
 
 impl Scores {
-    /// The score that decided a match by `method`: containment for a near-copy, cosine otherwise.
+    /// Every score by a stable name, for storage and output: the five signals, the passage
+    /// share and shared words, and the facts' counts (`names.first`, `names.first_found`, …).
+    pub fn fields(&self) -> Vec<(String, f64)> {
+        let mut out: Vec<(String, f64)> = [
+            ("shingle_jaccard", self.shingle_jaccard),
+            ("containment", self.containment),
+            ("content_jaccard", self.content_jaccard),
+            ("cosine", self.cosine),
+            ("length_ratio", self.length_ratio),
+            ("passage", self.passage),
+            ("shared_words", self.shared_words),
+        ]
+        .into_iter()
+        .map(|(name, value)| (name.to_owned(), f64::from(value)))
+        .collect();
+        for (kind, a) in
+            [("names", &self.names), ("key_names", &self.key_names), ("numbers", &self.numbers)]
+        {
+            for (part, value) in [
+                ("first", a.first),
+                ("first_found", a.first_found),
+                ("second", a.second),
+                ("second_found", a.second_found),
+            ] {
+                out.push((format!("{kind}.{part}"), f64::from(value)));
+            }
+        }
+        out
+    }
+
+    /// Scores back from [`Scores::fields`]' names (a missing name reads 0).
+    pub fn from_fields(get: impl Fn(&str) -> f64) -> Scores {
+        let f = |name: &str| get(name) as f32;
+        let count = |name: &str| get(name).clamp(0.0, f64::from(u16::MAX)) as u16;
+        let agreement = |kind: &str| Agreement {
+            first: count(&format!("{kind}.first")),
+            first_found: count(&format!("{kind}.first_found")),
+            second: count(&format!("{kind}.second")),
+            second_found: count(&format!("{kind}.second_found")),
+        };
+        Scores {
+            shingle_jaccard: f("shingle_jaccard"),
+            containment: f("containment"),
+            content_jaccard: f("content_jaccard"),
+            cosine: f("cosine"),
+            length_ratio: f("length_ratio"),
+            passage: f("passage"),
+            shared_words: f("shared_words"),
+            names: agreement("names"),
+            key_names: agreement("key_names"),
+            numbers: agreement("numbers"),
+        }
+    }
+
+    /// The score that decided a match by `method`: containment for a near-copy, passage
+    /// containment for a contained text, cosine otherwise.
     pub fn primary(&self, method: Method) -> f32 {
         match method {
             Method::NearCopy => self.containment,
+            Method::Contained => self.passage,
             Method::Reworded | Method::Similar => self.cosine,
+            Method::Update => self.containment.max(self.passage).max(self.cosine),
         }
     }
 }
 
-/// The thresholds of the three rules (module docs).
+/// The thresholds of the rules (module docs).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Thresholds {
     /// Near-copy: least MinHash containment.
     pub duplicate_containment: f32,
-    /// Both duplicate rules: least length ratio (shorter fragments are at most similar).
+    /// Near-copy and reworded duplicates: least length ratio (shorter fragments are contained
+    /// texts at most).
     pub duplicate_length_ratio: f32,
     /// Reworded duplicate: least cosine.
     pub duplicate_cosine: f32,
@@ -110,27 +233,141 @@ pub struct Thresholds {
     pub similar_cosine: f32,
     /// Similar: least POS-filtered Jaccard.
     pub similar_content: f32,
+    /// Contained: least share of the shorter text's passage fingerprints in the longer.
+    pub passage_containment: f32,
+    /// Contained: least shared words.
+    pub passage_words: f32,
+
+    /// Facts: this many names stated at least twice on each side that the other lacks veto a
+    /// link (a story's actors replaced: another story on the template).
+    pub key_name_differ: u16,
+    /// Facts: this many names on each side that the other lacks veto a link…
+    pub name_differ: u16,
+    /// …when the names agree less than this ([`crate::Agreement::share`]) and both sides state
+    /// at least `name_min` names in the text they share…
+    pub name_agreement: f32,
+    /// …(a short story whose copies each add a byline and an outlet's name is not enough to
+    /// judge by that share)…
+    pub name_min: u16,
+    /// …or, with fewer names, when they agree no more than this.
+    pub name_few_agreement: f32,
+    /// Facts: this many numbers on each side that the other lacks veto a link…
+    pub number_differ: u16,
+    /// …when the numbers agree less than this.
+    pub number_agreement: f32,
 }
 
 impl Default for Thresholds {
     fn default() -> Self {
+        // Tuned on the evaluation set's tune split and read as plateaus (docs/dedup.md).
         Self {
             duplicate_containment: 0.75,
             duplicate_length_ratio: 0.1,
             duplicate_cosine: 0.96,
             duplicate_content: 0.6,
-            similar_cosine: 0.75,
-            similar_content: 0.22,
+            similar_cosine: 0.7,
+            similar_content: 0.2,
+            passage_containment: 0.55,
+            passage_words: 20.0,
+            key_name_differ: 2,
+            name_differ: 2,
+            name_agreement: 0.55,
+            name_min: 5,
+            name_few_agreement: 0.34,
+            number_differ: 2,
+            number_agreement: 0.1,
         }
     }
 }
 
 impl Thresholds {
+    /// Every threshold by its field name, for storage and output.
+    pub fn fields(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("duplicate_containment", f64::from(self.duplicate_containment)),
+            ("duplicate_length_ratio", f64::from(self.duplicate_length_ratio)),
+            ("duplicate_cosine", f64::from(self.duplicate_cosine)),
+            ("duplicate_content", f64::from(self.duplicate_content)),
+            ("similar_cosine", f64::from(self.similar_cosine)),
+            ("similar_content", f64::from(self.similar_content)),
+            ("passage_containment", f64::from(self.passage_containment)),
+            ("passage_words", f64::from(self.passage_words)),
+            ("key_name_differ", f64::from(self.key_name_differ)),
+            ("name_differ", f64::from(self.name_differ)),
+            ("name_min", f64::from(self.name_min)),
+            ("name_few_agreement", f64::from(self.name_few_agreement)),
+            ("name_agreement", f64::from(self.name_agreement)),
+            ("number_differ", f64::from(self.number_differ)),
+            ("number_agreement", f64::from(self.number_agreement)),
+        ]
+    }
+
+    /// Thresholds back from [`Thresholds::fields`]' names; a missing name keeps the default
+    /// (links stored before it existed were decided without it).
+    pub fn from_fields(get: impl Fn(&str) -> Option<f64>) -> Thresholds {
+        let d = Thresholds::default();
+        let f = |name: &str, default: f32| get(name).map_or(default, |v| v as f32);
+        let n = |name: &str, default: u16| {
+            get(name).map_or(default, |v| v.clamp(0.0, f64::from(u16::MAX)) as u16)
+        };
+        Thresholds {
+            duplicate_containment: f("duplicate_containment", d.duplicate_containment),
+            duplicate_length_ratio: f("duplicate_length_ratio", d.duplicate_length_ratio),
+            duplicate_cosine: f("duplicate_cosine", d.duplicate_cosine),
+            duplicate_content: f("duplicate_content", d.duplicate_content),
+            similar_cosine: f("similar_cosine", d.similar_cosine),
+            similar_content: f("similar_content", d.similar_content),
+            passage_containment: f("passage_containment", d.passage_containment),
+            passage_words: f("passage_words", d.passage_words),
+            key_name_differ: n("key_name_differ", d.key_name_differ),
+            name_differ: n("name_differ", d.name_differ),
+            name_min: n("name_min", d.name_min),
+            name_few_agreement: f("name_few_agreement", d.name_few_agreement),
+            name_agreement: f("name_agreement", d.name_agreement),
+            number_differ: n("number_differ", d.number_differ),
+            number_agreement: f("number_agreement", d.number_agreement),
+        }
+    }
+
     /// The rule that matches these scores, if any.
     pub fn decide(&self, s: &Scores) -> Option<Method> {
+        match self.verdict(s) {
+            Verdict::Link(method) => Some(method),
+            Verdict::Veto(..) | Verdict::Apart => None,
+        }
+    }
+
+    /// What the rules say of these scores (module docs).
+    pub fn verdict(&self, s: &Scores) -> Verdict {
+        let Some(method) = self.wording(s) else { return Verdict::Apart };
+        let names = &s.names;
+        if s.key_names.differ() >= self.key_name_differ
+            || (names.differ() >= self.name_differ
+                && if names.fewer() >= self.name_min {
+                    names.share() < self.name_agreement
+                } else {
+                    names.share() <= self.name_few_agreement
+                })
+        {
+            return Verdict::Veto(method, Veto::Names);
+        }
+        let numbers = &s.numbers;
+        if numbers.differ() >= self.number_differ && numbers.share() < self.number_agreement {
+            return Verdict::Veto(method, Veto::Numbers);
+        }
+        if method.relation() == Relation::Duplicate && s.numbers.changed() {
+            return Verdict::Link(Method::Update);
+        }
+        Verdict::Link(method)
+    }
+
+    /// The rule that the wording alone matches, before facts are heard.
+    pub fn wording(&self, s: &Scores) -> Option<Method> {
         let long_enough = s.length_ratio >= self.duplicate_length_ratio;
         if long_enough && s.containment >= self.duplicate_containment {
             Some(Method::NearCopy)
+        } else if s.passage >= self.passage_containment && s.shared_words >= self.passage_words {
+            Some(Method::Contained)
         } else if long_enough
             && s.cosine >= self.duplicate_cosine
             && s.content_jaccard >= self.duplicate_content
@@ -144,26 +381,79 @@ impl Thresholds {
     }
 
     /// Whether no rule can match whatever the POS-filtered Jaccard: lets verification skip
-    /// that (dearer) signal for most candidate pairs.
-    fn hopeless(&self, containment: f32, cosine: f32, length_ratio: f32) -> bool {
+    /// that (dearer) signal and the facts for most candidate pairs.
+    fn hopeless(
+        &self,
+        containment: f32,
+        cosine: f32,
+        length_ratio: f32,
+        passage: f32,
+        shared_words: f32,
+    ) -> bool {
         let near_copy = length_ratio >= self.duplicate_length_ratio
             && containment >= self.duplicate_containment;
-        !near_copy && cosine < self.similar_cosine.min(self.duplicate_cosine)
+        let contained = passage >= self.passage_containment && shared_words >= self.passage_words;
+        !near_copy && !contained && cosine < self.similar_cosine.min(self.duplicate_cosine)
     }
 }
 
-/// All scores of two signatures, or `None` when no rule could match (the POS-filtered Jaccard is
-/// then not computed).
+/// The passage signals of two signatures: (share, shared words, shared spans).
+fn passage(a: &Signature, b: &Signature) -> (f32, f32, passages::Shared) {
+    let shared = passages::shared(&a.passages, &b.passages);
+    // The words behind the fingerprints of the text that has fewer.
+    let (fewer, words) = if a.passages.len() <= b.passages.len() {
+        (a.passages.len(), a.words)
+    } else {
+        (b.passages.len(), b.words)
+    };
+    let words = (words as usize).min(passages::PASSAGE_WORDS) as f32;
+    let shared_words =
+        if fewer == 0 { 0.0 } else { f32::from(shared.count) / fewer as f32 * words };
+    (shared.containment, shared_words, shared)
+}
+
+/// The facts' agreement of two signatures over the spans they share: names, names stated at
+/// least twice, numbers.
+fn agreements(
+    a: &Signature,
+    b: &Signature,
+    shared: &passages::Shared,
+) -> (Agreement, Agreement, Agreement) {
+    let (fa, fb) = (&a.facts, &b.facts);
+    (
+        facts::agreement(&fa.names, shared.first, &fb.names, shared.second, 1),
+        facts::agreement(&fa.names, shared.first, &fb.names, shared.second, 2),
+        facts::agreement(&fa.numbers, shared.first, &fb.numbers, shared.second, 1),
+    )
+}
+
+/// All scores of two signatures, or `None` when no rule could match (the POS-filtered Jaccard and
+/// the facts are then not computed; the facts are also left out when the wording matches no
+/// rule).
 pub(crate) fn score(a: &Signature, b: &Signature, thresholds: &Thresholds) -> Option<Scores> {
     let shingle_jaccard = minhash::jaccard(&a.minhash, &b.minhash);
     let containment = minhash::containment(shingle_jaccard, a.shingles, b.shingles);
     let cosine = a.cosine(b);
     let length_ratio = length_ratio(a.words, b.words);
-    if thresholds.hopeless(containment, cosine, length_ratio) {
+    let (passage, shared_words, shared) = passage(a, b);
+    if thresholds.hopeless(containment, cosine, length_ratio, passage, shared_words) {
         return None;
     }
     let content_jaccard = sorted_jaccard(&a.content, &b.content);
-    Some(Scores { shingle_jaccard, containment, content_jaccard, cosine, length_ratio })
+    let mut scores = Scores {
+        shingle_jaccard,
+        containment,
+        content_jaccard,
+        cosine,
+        length_ratio,
+        passage,
+        shared_words,
+        ..Scores::default()
+    };
+    if thresholds.wording(&scores).is_some() {
+        (scores.names, scores.key_names, scores.numbers) = agreements(a, b, &shared);
+    }
+    Some(scores)
 }
 
 /// The signals that every candidate pair reads, packed row by row in rank order: each pair then
@@ -214,13 +504,14 @@ impl<'s> Packed<'s> {
         &self,
         a: usize,
         b: usize,
-        by_minhash: bool,
+        found_by: crate::FoundBy,
         thresholds: &Thresholds,
     ) -> Option<Scores> {
         let lowest_cosine = thresholds.similar_cosine.min(thresholds.duplicate_cosine);
+        let by_text = found_by.minhash || found_by.passage;
         if !(self.regular[a] && self.regular[b]) {
             let (sa, sb) = (self.sigs[a], self.sigs[b]);
-            if !by_minhash && sa.cosine(sb) < lowest_cosine {
+            if !by_text && sa.cosine(sb) < lowest_cosine {
                 return None;
             }
             return score(sa, sb, thresholds);
@@ -231,18 +522,33 @@ impl<'s> Packed<'s> {
         );
         let (pa, pb) = (self.counts[a], self.counts[b]);
         let cosine = crate::signature::dot_i8(ea, eb) as f32 * pa.scale * pb.scale;
-        if !by_minhash && cosine < lowest_cosine {
+        if !by_text && cosine < lowest_cosine {
             return None;
         }
         let row = |i: usize| &self.minhash[i * minhash::MINHASH_LEN..][..minhash::MINHASH_LEN];
         let shingle_jaccard = minhash::jaccard(row(a), row(b));
         let containment = minhash::containment(shingle_jaccard, pa.shingles, pb.shingles);
         let length_ratio = length_ratio(pa.words, pb.words);
-        if thresholds.hopeless(containment, cosine, length_ratio) {
+        let (sa, sb) = (self.sigs[a], self.sigs[b]);
+        let (passage, shared_words, shared) = passage(sa, sb);
+        if thresholds.hopeless(containment, cosine, length_ratio, passage, shared_words) {
             return None;
         }
-        let content_jaccard = sorted_jaccard(&self.sigs[a].content, &self.sigs[b].content);
-        Some(Scores { shingle_jaccard, containment, content_jaccard, cosine, length_ratio })
+        let content_jaccard = sorted_jaccard(&sa.content, &sb.content);
+        let mut scores = Scores {
+            shingle_jaccard,
+            containment,
+            content_jaccard,
+            cosine,
+            length_ratio,
+            passage,
+            shared_words,
+            ..Scores::default()
+        };
+        if thresholds.wording(&scores).is_some() {
+            (scores.names, scores.key_names, scores.numbers) = agreements(sa, sb, &shared);
+        }
+        Some(scores)
     }
 }
 
@@ -258,12 +564,19 @@ struct Counts {
 /// explaining why two documents were not linked, and for tuning thresholds.
 pub fn scores(a: &Signature, b: &Signature) -> Scores {
     let shingle_jaccard = minhash::jaccard(&a.minhash, &b.minhash);
+    let (passage, shared_words, shared) = passage(a, b);
+    let (names, key_names, numbers) = agreements(a, b, &shared);
     Scores {
         shingle_jaccard,
         containment: minhash::containment(shingle_jaccard, a.shingles, b.shingles),
         content_jaccard: sorted_jaccard(&a.content, &b.content),
         cosine: a.cosine(b),
         length_ratio: length_ratio(a.words, b.words),
+        passage,
+        shared_words,
+        names,
+        key_names,
+        numbers,
     }
 }
 
@@ -295,7 +608,18 @@ mod tests {
     use super::*;
 
     fn scores(containment: f32, content: f32, cosine: f32, length_ratio: f32) -> Scores {
-        Scores { shingle_jaccard: 0.0, containment, content_jaccard: content, cosine, length_ratio }
+        Scores {
+            shingle_jaccard: 0.0,
+            containment,
+            content_jaccard: content,
+            cosine,
+            length_ratio,
+            ..Scores::default()
+        }
+    }
+
+    fn agreement(first: u16, first_found: u16, second: u16, second_found: u16) -> Agreement {
+        Agreement { first, first_found, second, second_found }
     }
 
     #[test]
@@ -309,6 +633,79 @@ mod tests {
         // The Jaccard floor keeps same-topic stories with close embeddings apart.
         assert_eq!(t.decide(&scores(0.1, 0.05, 0.8, 0.9)), None);
         assert_eq!(t.decide(&scores(0.1, 0.9, 0.5, 0.9)), None);
+        // A brief: most of its passages in the longer text, whatever the length ratio…
+        let brief = Scores { passage: 0.7, shared_words: 60.0, ..scores(0.2, 0.1, 0.5, 0.04) };
+        assert_eq!(t.decide(&brief), Some(Method::Contained));
+        // …but not a shared byline and footer.
+        let footer = Scores { passage: 0.7, shared_words: 12.0, ..brief };
+        assert_eq!(t.decide(&footer), None);
+    }
+
+    #[test]
+    fn facts_veto_templates_and_make_updates_similar() {
+        let t = Thresholds::default();
+        let copy = scores(0.9, 0.7, 0.95, 0.9);
+        // Names that disagree on both sides: another story on the same template.
+        let template = Scores { names: agreement(6, 1, 7, 1), ..copy };
+        assert_eq!(t.verdict(&template), Verdict::Veto(Method::NearCopy, Veto::Names));
+        // The story's actors (names stated twice or more) replaced on both sides.
+        let actors =
+            Scores { names: agreement(9, 7, 9, 7), key_names: agreement(4, 2, 4, 2), ..copy };
+        assert_eq!(t.verdict(&actors), Verdict::Veto(Method::NearCopy, Veto::Names));
+        // Names that agree on one side (a brief's own byline names do not count against it).
+        let brief = Scores { names: agreement(6, 3, 3, 3), ..copy };
+        assert_eq!(t.verdict(&brief), Verdict::Link(Method::NearCopy));
+        // Too few names to judge.
+        let few = Scores { names: agreement(1, 0, 1, 0), ..copy };
+        assert_eq!(t.verdict(&few), Verdict::Link(Method::NearCopy));
+        // A short story whose copies each add a byline and an outlet: half its names are its
+        // own on each side, but the two it tells are shared.
+        let bylines = Scores { names: agreement(4, 2, 4, 2), ..copy };
+        assert_eq!(t.verdict(&bylines), Verdict::Link(Method::NearCopy));
+        // With few names, names that mostly disagree still veto (a brief of a template story).
+        let brief_of_template = Scores { names: agreement(3, 0, 3, 0), ..copy };
+        assert_eq!(t.verdict(&brief_of_template), Verdict::Veto(Method::NearCopy, Veto::Names));
+        // Most figures changed: another edition of a bulletin.
+        let bulletin = Scores { numbers: agreement(8, 0, 8, 0), ..copy };
+        assert_eq!(t.verdict(&bulletin), Verdict::Veto(Method::NearCopy, Veto::Numbers));
+        // Some figures changed on both sides: a later version of the story.
+        let update =
+            Scores { names: agreement(9, 9, 9, 9), numbers: agreement(6, 4, 6, 4), ..copy };
+        assert_eq!(t.verdict(&update), Verdict::Link(Method::Update));
+        assert_eq!(Method::Update.relation(), Relation::Similar);
+        // Figures missing on one side only are text the other does not have.
+        let trimmed = Scores { numbers: agreement(4, 4, 9, 4), ..copy };
+        assert_eq!(t.verdict(&trimmed), Verdict::Link(Method::NearCopy));
+        // A similar story stays similar when its figures moved.
+        let similar = Scores { numbers: agreement(6, 4, 6, 4), ..scores(0.1, 0.3, 0.8, 0.9) };
+        assert_eq!(t.verdict(&similar), Verdict::Link(Method::Similar));
+    }
+
+    #[test]
+    fn scores_and_thresholds_round_trip_through_their_fields() {
+        let s = Scores {
+            passage: 0.5,
+            shared_words: 40.0,
+            names: agreement(3, 2, 4, 1),
+            key_names: agreement(1, 1, 0, 0),
+            numbers: agreement(7, 7, 9, 7),
+            ..scores(0.25, 0.5, 0.75, 0.125)
+        };
+        let fields: std::collections::HashMap<String, f64> = s.fields().into_iter().collect();
+        assert_eq!(Scores::from_fields(|n| fields.get(n).copied().unwrap_or(0.0)), s);
+        let t = Thresholds { key_name_differ: 7, passage_words: 3.0, ..Thresholds::default() };
+        let fields: std::collections::HashMap<&str, f64> = t.fields().into_iter().collect();
+        assert_eq!(Thresholds::from_fields(|n| fields.get(n).copied()), t);
+        // Thresholds stored before a rule existed read as its default.
+        assert_eq!(Thresholds::from_fields(|_| None), Thresholds::default());
+    }
+
+    #[test]
+    fn method_names_round_trip() {
+        for m in Method::ALL {
+            assert_eq!(Method::from_name(m.as_str()), Some(m));
+        }
+        assert_eq!(Method::from_name("title"), None);
     }
 
     #[test]
@@ -323,10 +720,16 @@ mod tests {
     #[test]
     fn hopeless_pairs_skip_the_jaccard() {
         let t = Thresholds::default();
-        assert!(t.hopeless(0.1, 0.2, 1.0));
-        assert!(!t.hopeless(0.9, 0.2, 1.0));
-        assert!(!t.hopeless(0.1, 0.95, 1.0));
+        assert!(t.hopeless(0.1, 0.2, 1.0, 0.0, 0.0));
+        assert!(!t.hopeless(0.9, 0.2, 1.0, 0.0, 0.0));
+        assert!(!t.hopeless(0.1, 0.95, 1.0, 0.0, 0.0));
+        assert!(!t.hopeless(0.1, 0.2, 0.05, 0.9, 80.0));
     }
+
+    const BY_MINHASH: crate::FoundBy =
+        crate::FoundBy { minhash: true, embedding: false, passage: false };
+    const BY_EMBEDDING: crate::FoundBy =
+        crate::FoundBy { minhash: false, embedding: true, passage: false };
 
     #[test]
     fn packed_scores_are_the_signatures_scores() {
@@ -342,6 +745,8 @@ mod tests {
                 content: vec![1, 2, 3, seed].into(),
                 embedding,
                 embedding_scale,
+                passages: Default::default(),
+                facts: Default::default(),
                 keys: Default::default(),
             }
         };
@@ -361,17 +766,19 @@ mod tests {
             duplicate_content: 0.0,
             similar_cosine: -1.0,
             similar_content: 0.0,
+            ..Thresholds::default()
         };
         for a in 0..refs.len() {
             for b in 0..refs.len() {
-                assert_eq!(packed.score(a, b, true, &open), score(refs[a], refs[b], &open));
-                assert_eq!(packed.score(a, b, false, &open), score(refs[a], refs[b], &open));
+                for found_by in [BY_MINHASH, BY_EMBEDDING] {
+                    assert_eq!(packed.score(a, b, found_by, &open), score(refs[a], refs[b], &open));
+                }
             }
         }
         // With the shipped thresholds, an embedding-only pair far apart in meaning stops early.
         let shipped = Thresholds::default();
-        assert_eq!(packed.score(0, 2, false, &shipped), None);
-        assert_eq!(packed.score(0, 2, true, &shipped), score(refs[0], refs[2], &shipped));
+        assert_eq!(packed.score(0, 2, BY_EMBEDDING, &shipped), None);
+        assert_eq!(packed.score(0, 2, BY_MINHASH, &shipped), score(refs[0], refs[2], &shipped));
     }
 
     #[test]

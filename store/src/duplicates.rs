@@ -32,6 +32,8 @@ pub struct NewLink {
     pub scores: BTreeMap<String, f64>,
     /// The thresholds in force, by name.
     pub thresholds: BTreeMap<String, f64>,
+    /// Why, in words, as the method wrote it (`None` when it wrote nothing).
+    pub explanation: Option<String>,
 }
 
 /// A stored link.
@@ -58,6 +60,7 @@ impl TryFrom<duplicate_link::Model> for Link {
                 score: row.score,
                 scores: json::decode(&row.scores, "duplicate scores")?,
                 thresholds: json::decode(&row.thresholds, "duplicate thresholds")?,
+                explanation: row.explanation,
             },
             created_at: row.created_at,
         })
@@ -81,6 +84,7 @@ pub async fn link(archive: &Archive, new: &NewLink) -> Result<(Link, bool)> {
         scores: Set(json::encode(&new.scores)),
         thresholds: Set(json::encode(&new.thresholds)),
         created_at: Set(Utc::now()),
+        explanation: Set(new.explanation.clone()),
     };
     let result = duplicate_link::Entity::insert(row)
         .on_conflict_do_nothing_on([

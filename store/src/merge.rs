@@ -96,6 +96,7 @@ pub async fn merge(archive: &Archive, sighting: &Sighting) -> Result<Merged> {
             score: 1.0,
             scores: BTreeMap::new(),
             thresholds: BTreeMap::new(),
+            explanation: Some("same source, day and normalized title".to_owned()),
         };
         duplicates::link(archive, &link).await?;
         title_duplicate_of = Some(earlier.id);

@@ -18,6 +18,7 @@ on_both_backends! {
             score: 0.93,
             scores: BTreeMap::from([("jaccard".to_owned(), 0.93), ("cosine".to_owned(), 0.97)]),
             thresholds: BTreeMap::from([("jaccard".to_owned(), 0.8)]),
+            explanation: Some("near-copy: 93% of the shorter text's word sequences are in the longer".to_owned()),
         };
         let (link, is_new) = duplicates::link(archive, &new).await.unwrap();
         assert!(is_new);

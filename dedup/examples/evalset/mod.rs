@@ -110,6 +110,39 @@ pub enum Kind {
     Duplicate,
     Rewrite,
     Roundup,
+    /// Another story written on an original's template: its names, places and numbers replaced
+    /// consistently (truth: a story of its own, like the original's other template stories).
+    Template,
+    /// A later version of a story: the same names, some numbers changed, a paragraph added
+    /// (truth: `similar` to the story's other documents).
+    Update,
+    /// A wire brief or teaser: the first one to three paragraphs of a long story under a new
+    /// byline and footer (truth: `duplicate` of the story's copies).
+    Brief,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 7] = [
+        Kind::Original,
+        Kind::Duplicate,
+        Kind::Rewrite,
+        Kind::Roundup,
+        Kind::Template,
+        Kind::Update,
+        Kind::Brief,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Original => "original",
+            Kind::Duplicate => "copy",
+            Kind::Rewrite => "rewrite",
+            Kind::Roundup => "roundup",
+            Kind::Template => "template",
+            Kind::Update => "update",
+            Kind::Brief => "brief",
+        }
+    }
 }
 
 /// A generated document with its truth.
@@ -123,6 +156,10 @@ pub struct Doc {
     pub published: Option<i64>,
     /// The true story (cluster).
     pub story: usize,
+    /// The template the story is written on: the original story's index for the original's
+    /// documents and for every story written on its template, so two documents of one family and
+    /// different stories are a template pair.
+    pub family: usize,
     pub kind: Kind,
 }
 
@@ -146,7 +183,8 @@ pub fn truth(a: &Doc, b: &Doc) -> Option<dedup::Relation> {
     if a.story != b.story {
         return None;
     }
-    let copy = |k: Kind| matches!(k, Kind::Original | Kind::Duplicate);
+    let copy =
+        |k: Kind| matches!(k, Kind::Original | Kind::Duplicate | Kind::Template | Kind::Brief);
     Some(if copy(a.kind) && copy(b.kind) {
         dedup::Relation::Duplicate
     } else {
@@ -169,6 +207,13 @@ pub struct Mix {
     pub undated: f64,
     /// Days the stories are spread over.
     pub days: i64,
+    /// Share of the stories that can take a template ([`NamePool::takes_a_template`]) whose
+    /// template other stories are written on (two or three each).
+    pub with_templates: f64,
+    /// Share of stories (with at least three numbers) that get an update.
+    pub with_updates: f64,
+    /// Share of long stories (at least 300 words in five paragraphs) that get a brief.
+    pub with_briefs: f64,
 }
 
 impl Mix {
@@ -181,6 +226,9 @@ impl Mix {
             roundups_per_100: 2.0,
             undated: 0.05,
             days: 40,
+            with_templates: 0.6,
+            with_updates: 0.2,
+            with_briefs: 0.25,
         }
     }
 }
@@ -250,6 +298,9 @@ pub fn generate(stories: &[Story], mix: &Mix, rng: &mut Rng, prefix: &str) -> Ve
         format!("{prefix}{kind}{next_id:06}")
     };
     let boiler = Boilerplate;
+    let names = NamePool::new(stories);
+    // Story numbers past the given stories: template stories, then roundups.
+    let mut next_story = stories.len();
     for (s, story) in stories.iter().enumerate() {
         let day = rng.below(mix.days.max(1) as usize) as i64;
         let t0 = EPOCH + day * 86_400 + rng.below(86_400) as i64;
@@ -261,9 +312,10 @@ pub fn generate(stories: &[Story], mix: &Mix, rng: &mut Rng, prefix: &str) -> Ve
             source: story.source.clone(),
             url: format!("https://{}/{}", story.source, slug(&story.title)),
             title: story.title.clone(),
-            text: original_text,
+            text: original_text.clone(),
             published: dated(rng, t0),
             story: s,
+            family: s,
             kind: Kind::Original,
         });
         if rng.chance(mix.with_duplicates) {
@@ -280,6 +332,7 @@ pub fn generate(stories: &[Story], mix: &Mix, rng: &mut Rng, prefix: &str) -> Ve
                     text,
                     published: dated(rng, t),
                     story: s,
+                    family: s,
                     kind: Kind::Duplicate,
                 });
             }
@@ -298,8 +351,88 @@ pub fn generate(stories: &[Story], mix: &Mix, rng: &mut Rng, prefix: &str) -> Ve
                     text,
                     published: dated(rng, t),
                     story: s,
+                    family: s,
                     kind: Kind::Rewrite,
                 });
+            }
+        }
+        let words: usize = story.paragraphs.iter().map(|p| p.split_whitespace().count()).sum();
+        if words >= 300 && story.paragraphs.len() >= 5 && rng.chance(mix.with_briefs) {
+            let source = format!("outlet{}.example", rng.below(400));
+            let (title, text) = brief(story, &source, rng);
+            let t = t0 + rng.below(86_400) as i64;
+            docs.push(Doc {
+                id: id("f"),
+                url: format!("https://{source}/{}", slug(&title)),
+                source,
+                title,
+                text,
+                published: dated(rng, t),
+                story: s,
+                family: s,
+                kind: Kind::Brief,
+            });
+        }
+        let figures = distinct_numbers(&story.paragraphs);
+        if figures.len() >= 3 && rng.chance(mix.with_updates) {
+            // The same outlet updating its story, or a wire copy of the update elsewhere.
+            let source = if rng.chance(0.6) {
+                story.source.clone()
+            } else {
+                format!("outlet{}.example", rng.below(400))
+            };
+            let (title, paragraphs) = update(story, &figures, stories, rng);
+            let house = boiler.house(&source, rng);
+            let t = t0 + 3_600 + rng.below(30 * 3_600) as i64;
+            docs.push(Doc {
+                id: id("u"),
+                url: format!("https://{source}/{}-update", slug(&title)),
+                source,
+                title,
+                text: join(&house.apply(&paragraphs, rng)),
+                published: dated(rng, t),
+                story: s,
+                family: s,
+                kind: Kind::Update,
+            });
+        }
+        if rng.chance(mix.with_templates) && names.takes_a_template(story) {
+            for _ in 0..2 + rng.below(2) {
+                let variant = names.template(story, rng);
+                let t = t0 + (rng.below(7 * 86_400) as i64 - 3 * 86_400);
+                let house = boiler.house(&variant.source, rng);
+                let story_no = next_story;
+                next_story += 1;
+                docs.push(Doc {
+                    id: id("t"),
+                    source: variant.source.clone(),
+                    url: format!("https://{}/{}", variant.source, slug(&variant.title)),
+                    title: variant.title.clone(),
+                    text: join(&house.apply(&variant.paragraphs, rng)),
+                    published: dated(rng, t),
+                    story: story_no,
+                    family: s,
+                    kind: Kind::Template,
+                });
+                // A template story is news like any other: sometimes syndicated too.
+                if rng.chance(0.3) {
+                    let source = format!("outlet{}.example", rng.below(400));
+                    let (title, text) = edited_copy(&variant, &source, stories, &boiler, rng);
+                    docs.push(Doc {
+                        id: id("d"),
+                        url: format!("https://{source}/{}", slug(&title)),
+                        source,
+                        title,
+                        text,
+                        published: {
+                            let later = t + rng.below(86_400) as i64;
+                            dated(rng, later)
+                        },
+                        story: story_no,
+                        family: s,
+                        kind: Kind::Duplicate,
+                    });
+                }
             }
         }
     }
@@ -326,6 +459,8 @@ pub fn generate(stories: &[Story], mix: &Mix, rng: &mut Rng, prefix: &str) -> Ve
             })
             .collect();
         let title = format!("Morning briefing: the {} stories to know today", paragraphs.len());
+        let story_no = next_story;
+        next_story += 1;
         docs.push(Doc {
             id: id("b"),
             source: "briefing.example".into(),
@@ -333,11 +468,344 @@ pub fn generate(stories: &[Story], mix: &Mix, rng: &mut Rng, prefix: &str) -> Ve
             title,
             text: join(&paragraphs),
             published: Some(t + 3_600),
-            story: stories.len() + r,
+            story: story_no,
+            family: story_no,
             kind: Kind::Roundup,
         });
     }
     docs
+}
+
+/// A brief of a long story: its first one to three paragraphs (a short paragraph such as a
+/// subheading does not count as one), under an agency byline and with a footer: (title, text).
+fn brief(story: &Story, source: &str, rng: &mut Rng) -> (String, String) {
+    let wanted = 1 + rng.below(3);
+    let mut body = Vec::new();
+    let mut counted = 0;
+    for p in &story.paragraphs {
+        if counted == wanted {
+            break;
+        }
+        body.push(p.clone());
+        if p.split_whitespace().count() >= 15 {
+            counted += 1;
+        }
+    }
+    let mut paragraphs = Vec::new();
+    paragraphs.push(if rng.chance(0.5) {
+        format!("By {} ({})", rng.pick(NAMES), rng.pick(AGENCIES))
+    } else {
+        format!("{} — {}", rng.pick(AGENCIES).to_uppercase(), rng.pick(NAMES))
+    });
+    paragraphs.extend(body);
+    let footers = [
+        format!("Copyright {source}. All rights reserved."),
+        "This is a developing story and will be updated as more information becomes available."
+            .to_owned(),
+        format!("Read the full story at {}.", story.source),
+        format!("Get the latest news from {source} delivered to your inbox every morning."),
+    ];
+    paragraphs.push(rng.pick(&footers).clone());
+    let title = match rng.below(3) {
+        0 => story.title.clone(),
+        1 => format!("BRIEF: {}", story.title),
+        _ => edit_words(&story.title, 0.4, 0.0, 0.0, rng),
+    };
+    (title, join(&paragraphs))
+}
+
+/// The distinct numbers of a story's paragraphs that are not years, in order of appearance.
+fn distinct_numbers(paragraphs: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in paragraphs {
+        for word in p.split_whitespace() {
+            let core = word.trim_matches(|c: char| !c.is_ascii_digit());
+            if core.is_empty() || is_year(core) || out.iter().any(|n| n == core) {
+                continue;
+            }
+            out.push(core.to_owned());
+        }
+    }
+    out
+}
+
+fn is_year(number: &str) -> bool {
+    number.len() == 4 && (number.starts_with("19") || number.starts_with("20"))
+}
+
+/// Another number of the same shape: the same count of digits, the same separators.
+fn other_number(number: &str, rng: &mut Rng) -> String {
+    loop {
+        let mut first = true;
+        let out: String = number
+            .chars()
+            .map(|c| {
+                if !c.is_ascii_digit() {
+                    return c;
+                }
+                let d = if first && number.len() > 1 { 1 + rng.below(9) } else { rng.below(10) };
+                first = false;
+                char::from(b'0' + d as u8)
+            })
+            .collect();
+        if out != number {
+            return out;
+        }
+    }
+}
+
+/// Replaces whole numbers in a text by the map (a word's digits with its punctuation kept).
+fn replace_numbers(text: &str, map: &[(String, String)]) -> String {
+    text.split(' ')
+        .map(|word| {
+            let core = word.trim_matches(|c: char| !c.is_ascii_digit());
+            match map.iter().find(|(from, _)| from == core) {
+                Some((from, to)) if !core.is_empty() => word.replacen(from.as_str(), to, 1),
+                _ => word.to_owned(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A later version of a story: a third to a half of its numbers changed (at least one), a new
+/// paragraph that reports the change, sometimes a new headline: (title, paragraphs).
+fn update(
+    story: &Story,
+    figures: &[String],
+    stories: &[Story],
+    rng: &mut Rng,
+) -> (String, Vec<String>) {
+    let share = rng.range(0.3, 0.5);
+    let mut changed: Vec<(String, String)> = Vec::new();
+    for n in figures {
+        if rng.chance(share) {
+            let to = other_number(n, rng);
+            changed.push((n.clone(), to));
+        }
+    }
+    if changed.is_empty() {
+        let n = rng.pick(figures).clone();
+        let to = other_number(&n, rng);
+        changed.push((n, to));
+    }
+    let mut paragraphs: Vec<String> =
+        story.paragraphs.iter().map(|p| replace_numbers(p, &changed)).collect();
+    let (_, new_figure) = rng.pick(&changed).clone();
+    let other = rng.pick(stories);
+    let background = rng.pick(&other.paragraphs).clone();
+    let added = format!(
+        "{} {}",
+        rng.pick(&[
+            format!("The figure was revised to {new_figure} later in the day, officials said."),
+            format!(
+                "By the evening the number had reached {new_figure}, according to the latest count."
+            ),
+            format!("Updated figures released on Tuesday put the total at {new_figure}."),
+        ]),
+        // A sentence of background from another story of the day, as updates add context.
+        split_sentences(&background)
+            .into_iter()
+            .find(|s| s.split_whitespace().count() >= 8)
+            .unwrap_or_default()
+    );
+    let at = if rng.chance(0.5) { 1.min(paragraphs.len()) } else { paragraphs.len() };
+    paragraphs.insert(at, added);
+    let title = match rng.below(3) {
+        0 => story.title.clone(),
+        1 => format!("UPDATE: {}", story.title),
+        _ => replace_numbers(&story.title, &changed),
+    };
+    (title, paragraphs)
+}
+
+/// Words that are capitalised wherever they stand and name no one: left alone by templates.
+const CALENDAR: &[&str] = &[
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "I",
+];
+
+/// The names of every story (runs of capitalised words inside sentences), to draw a template's
+/// new names from: a name is replaced by another name of the same length in words. Found with
+/// capitalisation alone, independently of the tagger under test.
+pub struct NamePool {
+    by_length: Vec<Vec<String>>,
+}
+
+impl NamePool {
+    pub fn new(stories: &[Story]) -> Self {
+        let mut by_length: Vec<Vec<String>> = vec![Vec::new(); 4];
+        for story in stories {
+            for name in story.paragraphs.iter().flat_map(|p| Self::names_in(p)) {
+                let n = name.split(' ').count().min(4);
+                by_length[n - 1].push(name);
+            }
+        }
+        for names in &mut by_length {
+            names.sort();
+            names.dedup();
+        }
+        NamePool { by_length }
+    }
+
+    /// Runs of capitalised words that do not begin a sentence (less punctuation), at most four
+    /// words, calendar words left out.
+    fn names_in(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut run: Vec<&str> = Vec::new();
+        let mut sentence_start = true;
+        for word in text.split_whitespace() {
+            let core = word.trim_matches(|c: char| !c.is_alphanumeric());
+            let capitalised = core.chars().next().is_some_and(char::is_uppercase)
+                && core.chars().any(char::is_lowercase)
+                && !CALENDAR.contains(&core);
+            let ends = word.ends_with(['.', '!', '?', ':', ';', ',', ')', '"', '”']);
+            if capitalised && !sentence_start && word.starts_with(|c: char| c.is_alphanumeric()) {
+                run.push(core);
+            } else if !run.is_empty() {
+                out.push(run.join(" "));
+                run.clear();
+            }
+            if ends && !run.is_empty() {
+                out.push(run.join(" "));
+                run.clear();
+            }
+            if run.len() == 4 {
+                out.push(run.join(" "));
+                run.clear();
+            }
+            sentence_start = word.ends_with(['.', '!', '?']) || word.ends_with(".\"");
+        }
+        if !run.is_empty() {
+            out.push(run.join(" "));
+        }
+        out
+    }
+
+    /// The distinct names of a story's paragraphs.
+    pub fn entities(&self, story: &Story) -> Vec<String> {
+        let mut names: Vec<String> =
+            story.paragraphs.iter().flat_map(|p| Self::names_in(p)).collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// Whether other stories are written on this one's template: the stories that are (a match
+    /// report, a market close, a bulletin, an earnings note, an obituary) are news of ordinary
+    /// length dense with names, at least three distinct names per hundred words and at most
+    /// 1,500 words; a long guide or listicle with a few names is not.
+    pub fn takes_a_template(&self, story: &Story) -> bool {
+        let words: usize = story.paragraphs.iter().map(|p| p.split_whitespace().count()).sum();
+        let names = self.entities(story).len();
+        words <= 1_500 && names * 100 >= 3 * words
+    }
+
+    /// Another story on this one's template: each name replaced (consistently, and a name's last
+    /// word wherever it stands alone) with probability 0.7 to 1, each number that is not a year
+    /// replaced with probability 0.7 to 1, by another of the same shape; the same source or
+    /// another.
+    pub fn template(&self, story: &Story, rng: &mut Rng) -> Story {
+        let names = self.entities(story);
+        let name_share = rng.range(0.7, 1.0);
+        let mut map: Vec<(String, String)> = Vec::new();
+        for name in &names {
+            if !rng.chance(name_share) {
+                continue;
+            }
+            let n = name.split(' ').count().min(4);
+            let pool = &self.by_length[n - 1];
+            if pool.is_empty() {
+                continue;
+            }
+            let other = loop {
+                let candidate = rng.pick(pool);
+                if candidate != name || pool.len() == 1 {
+                    break candidate.clone();
+                }
+            };
+            map.push((name.clone(), other));
+        }
+        // A surname standing alone follows its full name.
+        let mut singles: Vec<(String, String)> = Vec::new();
+        for (from, to) in &map {
+            if let (Some(last_from), Some(last_to)) =
+                (from.rsplit(' ').next(), to.rsplit(' ').next())
+                && from.contains(' ')
+                && !map.iter().any(|(f, _)| f == last_from)
+            {
+                singles.push((last_from.to_owned(), last_to.to_owned()));
+            }
+        }
+        map.extend(singles);
+        // Longest names first, so a full name is replaced before its last word.
+        map.sort_by_key(|(from, _)| std::cmp::Reverse(from.len()));
+        let number_share = rng.range(0.7, 1.0);
+        let mut numbers: Vec<(String, String)> = Vec::new();
+        for n in distinct_numbers(&story.paragraphs) {
+            if rng.chance(number_share) {
+                let to = other_number(&n, rng);
+                numbers.push((n, to));
+            }
+        }
+        let apply = |text: &str| -> String {
+            let mut out = replace_names(text, &map);
+            out = replace_numbers(&out, &numbers);
+            out
+        };
+        Story {
+            source: if rng.chance(0.5) {
+                story.source.clone()
+            } else {
+                format!("outlet{}.example", rng.below(400))
+            },
+            title: apply(&story.title),
+            paragraphs: story.paragraphs.iter().map(|p| apply(p)).collect(),
+            tags: story.tags.clone(),
+        }
+    }
+}
+
+/// Replaces whole-word occurrences of each name (map in order), in one pass over the text.
+fn replace_names(text: &str, map: &[(String, String)]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    'outer: while !rest.is_empty() {
+        let at_word_start = out.chars().last().is_none_or(|c| !c.is_alphanumeric());
+        if at_word_start {
+            for (from, to) in map {
+                if let Some(after) = rest.strip_prefix(from.as_str())
+                    && after.chars().next().is_none_or(|c| !c.is_alphanumeric())
+                {
+                    out.push_str(to);
+                    rest = after;
+                    continue 'outer;
+                }
+            }
+        }
+        let c = rest.chars().next().unwrap_or_default();
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 fn join(paragraphs: &[String]) -> String {

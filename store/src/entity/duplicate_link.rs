@@ -14,6 +14,7 @@ pub struct Model {
     pub scores: String,
     pub thresholds: String,
     pub created_at: DateTimeUtc,
+    pub explanation: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -1,0 +1,154 @@
+//! Every link and every refusal explained in words: which rule decided, its scores, and how the
+//! facts agreed or disagreed.
+//!
+//! ```text
+//! near-copy: 94% of the shorter text's word sequences are in the longer; shares 14 of 15 names and all 6 numbers
+//! contained: 62 words, 88% of the shorter text's passages, are in the longer (length ratio 0.05); shares 4 of 4 names
+//! later version: a copy by its wording (near-copy 91%), numbers changed: 31, 2 vs 45, 3; shares 12 of 12 names
+//! same wording, names differ: Ajax, PSV vs Celtic, Rangers (1 of 9 names shared)
+//! ```
+//!
+//! The first document is the link's `doc`, the second its `of`; "vs" lists the first's facts
+//! before the second's.
+
+use std::fmt::Write;
+
+use crate::facts::{self, Agreement, Facts};
+use crate::passages;
+use crate::signature::Signature;
+use crate::verify::{Method, Scores, Veto};
+
+/// How many facts a "differ" list names on each side.
+const LISTED: usize = 3;
+
+fn percent(x: f32) -> String {
+    format!("{:.0}%", (x * 100.0).clamp(0.0, 100.0))
+}
+
+/// The wording half: the rule and its scores.
+fn wording(method: Method, s: &Scores) -> String {
+    match method {
+        Method::NearCopy => format!(
+            "near-copy: {} of the shorter text's word sequences are in the longer",
+            percent(s.containment)
+        ),
+        Method::Contained => format!(
+            "contained: {:.0} words, {} of the shorter text's passages, are in the longer (length ratio {:.2})",
+            s.shared_words,
+            percent(s.passage),
+            s.length_ratio
+        ),
+        Method::Reworded => format!(
+            "reworded copy: meaning cosine {:.2}, content words in common {}",
+            s.cosine,
+            percent(s.content_jaccard)
+        ),
+        Method::Similar | Method::Update => format!(
+            "same story: meaning cosine {:.2}, content words in common {}",
+            s.cosine,
+            percent(s.content_jaccard)
+        ),
+    }
+}
+
+/// "shares 14 of 15 names", from the side that agrees better.
+fn shares(agreement: &Agreement, kind: &str) -> Option<String> {
+    let (n, found) = if agreement.first == 0 {
+        (agreement.second, agreement.second_found)
+    } else if agreement.second == 0 {
+        (agreement.first, agreement.first_found)
+    } else if f32::from(agreement.first_found) / f32::from(agreement.first)
+        >= f32::from(agreement.second_found) / f32::from(agreement.second)
+    {
+        (agreement.first, agreement.first_found)
+    } else {
+        (agreement.second, agreement.second_found)
+    };
+    match (n, found) {
+        (0, _) => None,
+        (1, 1) => Some(format!("the one {}", kind.trim_end_matches('s'))),
+        (n, f) if n == f => Some(format!("all {n} {kind}")),
+        (n, f) => Some(format!("{f} of {n} {kind}")),
+    }
+}
+
+/// "Ajax, PSV vs Celtic, Rangers": each side's facts (inside the shared span) the other lacks.
+fn differ(a: &Signature, b: &Signature, numbers: bool) -> String {
+    let shared = passages::shared(&a.passages, &b.passages);
+    let list = |x: &Facts, span, y: &Facts| {
+        let missing = facts::missing(x, numbers, span, y, LISTED);
+        if missing.is_empty() { "none".to_owned() } else { missing.join(", ") }
+    };
+    format!(
+        "{} vs {}",
+        list(&a.facts, shared.first, &b.facts),
+        list(&b.facts, shared.second, &a.facts)
+    )
+}
+
+/// The facts half of a link's explanation.
+fn agreeing(s: &Scores) -> String {
+    let parts: Vec<String> =
+        [shares(&s.names, "names"), shares(&s.numbers, "numbers")].into_iter().flatten().collect();
+    if parts.is_empty() {
+        "no names or numbers to compare".to_owned()
+    } else {
+        format!("shares {}", parts.join(" and "))
+    }
+}
+
+/// Why a link was made.
+pub(crate) fn link(method: Method, s: &Scores, a: &Signature, b: &Signature) -> String {
+    let mut out = String::new();
+    if method == Method::Update {
+        // The rule the wording matched before the numbers spoke.
+        let copy = if s.containment >= s.passage {
+            format!("near-copy {}", percent(s.containment))
+        } else {
+            format!("passages {}", percent(s.passage))
+        };
+        let _ = write!(
+            out,
+            "later version: a copy by its wording ({copy}), numbers changed: {}",
+            differ(a, b, true)
+        );
+        if let Some(names) = shares(&s.names, "names") {
+            let _ = write!(out, "; shares {names}");
+        }
+        return out;
+    }
+    let _ = write!(out, "{}; {}", wording(method, s), agreeing(s));
+    out
+}
+
+/// Why wording that matched was refused.
+pub(crate) fn veto(method: Method, veto: Veto, s: &Scores, a: &Signature, b: &Signature) -> String {
+    let how = match method {
+        Method::NearCopy => format!("near-copy {}", percent(s.containment)),
+        Method::Contained => format!("passages {}", percent(s.passage)),
+        Method::Reworded | Method::Similar | Method::Update => {
+            format!("meaning cosine {:.2}", s.cosine)
+        }
+    };
+    match veto {
+        Veto::Names => format!(
+            "same wording ({how}), names differ: {} ({} names shared)",
+            differ(a, b, false),
+            shared_count(&s.names)
+        ),
+        Veto::Numbers => format!(
+            "same wording ({how}), numbers differ: {} ({} numbers shared)",
+            differ(a, b, true),
+            shared_count(&s.numbers)
+        ),
+    }
+}
+
+/// "1 of 9": the shared facts of the side that states more.
+fn shared_count(a: &Agreement) -> String {
+    if a.first >= a.second {
+        format!("{} of {}", a.first_found, a.first)
+    } else {
+        format!("{} of {}", a.second_found, a.second)
+    }
+}

@@ -1,0 +1,200 @@
+//! Tests of facts: numbers normalised, names read from tags and capitals, agreement over shared text.
+
+use super::*;
+use crate::tagger::{Tagger, sentences, tokenize};
+
+fn value(token: &str, next: Option<&str>, comma_decimal: bool) -> Option<String> {
+    number_value(token, next, comma_decimal, 9).map(|(v, _)| v)
+}
+
+#[test]
+fn numbers_are_normalised_where_the_language_says_how() {
+    for (token, next, want) in [
+        ("1,200", None, "1200"),
+        ("1200", None, "1200"),
+        ("1.2k", None, "1200"),
+        ("1.2", Some("thousand"), "1200"),
+        ("$1.2", Some("billion"), "1200000000"),
+        ("1,200", Some("million"), "1200000000"),
+        ("3.5", None, "3.5"),
+        ("3.50", None, "3.5"),
+        ("0.5%", None, "0.5"),
+        ("09:30", None, "9:30"),
+        ("3-1", None, "3-1"),
+        ("2024-01-05", None, "2024-1-5"),
+        ("1st", None, "1"),
+        ("1990s", None, "1990"),
+        ("007", None, "7"),
+        ("0", None, "0"),
+    ] {
+        assert_eq!(value(token, next, false).as_deref(), Some(want), "{token} {next:?}");
+    }
+    // German, Spanish, French…: the comma is the decimal mark, the dot groups thousands.
+    assert_eq!(value("1.200", None, true).as_deref(), Some("1200"));
+    assert_eq!(value("1,5", None, true).as_deref(), Some("1.5"));
+    assert_eq!(value("1.234,5", None, true).as_deref(), Some("1234.5"));
+    assert_eq!(value("3,5", Some("Millionen"), true).as_deref(), Some("3500000"));
+    // A decimal in English with three places after the point stays a decimal.
+    assert_eq!(value("1.200", None, false).as_deref(), Some("1.2"));
+    // Identifiers are not figures.
+    for token in ["COVID-19", "A320", "G7", "mp3", "x86-64", "1a2b"] {
+        assert_eq!(value(token, None, false), None, "{token}");
+    }
+    assert_eq!(value(&"9".repeat(100), None, false), None);
+}
+
+fn facts(language: &str, title: &str, text: &str) -> Facts {
+    let tagger = Tagger::for_language(language);
+    let mut collector = Collector::new(Some(language));
+    let title_tokens = tokenize(title);
+    let tags = tagger.tag(&title_tokens);
+    collector.read_names(title, &title_tokens, &tags, true);
+    let tokens = tokenize(text);
+    for sentence in sentences(&tokens) {
+        let tags = tagger.tag(sentence);
+        collector.read_names(text, sentence, &tags, false);
+    }
+    let words = |text: &str, headline: bool| -> Vec<(String, String, u32, bool)> {
+        let base = text.as_ptr() as usize;
+        let mut start = true;
+        let mut out = Vec::new();
+        for t in crate::text::tokens(text) {
+            match t {
+                crate::text::Token::Word(w) => {
+                    let offset = (w.as_ptr() as usize - base) as u32;
+                    out.push((w.to_owned(), crate::text::fold(w), offset, start || headline));
+                    start = false;
+                }
+                crate::text::Token::End => start = true,
+            }
+        }
+        out
+    };
+    let read = |collector: &mut Collector, v: &[(String, String, u32, bool)], headline: bool| {
+        let words: Vec<Word<'_>> = v
+            .iter()
+            .enumerate()
+            .map(|(i, (text, folded, offset, sentence_start))| Word {
+                text,
+                folded,
+                offset: *offset,
+                position: if headline { 0 } else { i as u16 + 1 },
+                sentence_start: *sentence_start,
+            })
+            .collect();
+        collector.read_words(&words);
+    };
+    read(&mut collector, &words(title, true), true);
+    let text_words = words(text, false);
+    read(&mut collector, &text_words, false);
+    let starts: Vec<u32> = text_words.iter().map(|w| w.2).collect();
+    collector.locate(&starts);
+    collector.finish()
+}
+
+#[test]
+fn names_and_numbers_of_a_match_report() {
+    let f = facts(
+        "en",
+        "Ajax beat PSV 3-1",
+        "Ajax beat PSV Eindhoven 3-1 at the Johan Cruijff Arena on Sunday. Brian Brobbey scored \
+         twice before 54,000 fans. The Government said the match was safe. Brobbey was named man \
+         of the match.",
+    );
+    let names = f.names();
+    for name in ["Ajax", "PSV Eindhoven", "Johan Cruijff Arena", "Brian Brobbey"] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    // `Government` is written at the start of a sentence, not as a name.
+    assert!(!names.iter().any(|n| n.contains("Government")), "{names:?}");
+    let numbers = f.numbers();
+    for number in ["3-1", "54,000", "Sunday"] {
+        assert!(numbers.contains(&number), "{number} missing from {numbers:?}");
+    }
+}
+
+#[test]
+fn template_stories_disagree_and_copies_agree() {
+    let a = facts(
+        "en",
+        "",
+        "Ajax beat PSV Eindhoven 3-1 at the Johan Cruijff Arena on Sunday. Brian Brobbey scored \
+         twice before 54,000 fans in Amsterdam.",
+    );
+    let b = facts(
+        "en",
+        "",
+        "Celtic beat Rangers 2-0 at Celtic Park on Sunday. Kyogo Furuhashi scored twice before \
+         59,000 fans in Glasgow.",
+    );
+    let names = agreement(&a.names, Span::ALL, &b.names, Span::ALL, 1);
+    assert!(names.share() < 0.3, "{names:?}");
+    let numbers = agreement(&a.numbers, Span::ALL, &b.numbers, Span::ALL, 1);
+    assert!(numbers.changed(), "{numbers:?}");
+    // A copy with a byline of its own still agrees through the original's side.
+    let copy = facts(
+        "en",
+        "",
+        "By Maria Santos (Reuters). Ajax beat PSV Eindhoven 3-1 at the Johan Cruijff Arena on \
+         Sunday.",
+    );
+    let names = agreement(&copy.names, Span::ALL, &a.names, Span { from: 1, to: 12 }, 1);
+    assert!(names.share() > 0.9, "{names:?}");
+    assert_eq!(missing(&copy, false, Span::ALL, &a, 3), vec!["Maria Santos", "Reuters"]);
+}
+
+#[test]
+fn surnames_match_full_names() {
+    let a = facts("en", "", "President Joe Biden met Emmanuel Macron in Paris.");
+    let b = facts("en", "", "Biden and Macron talked for an hour in Paris on Monday.");
+    let names = agreement(&a.names, Span::ALL, &b.names, Span::ALL, 1);
+    assert_eq!(names.share(), 1.0, "{names:?} {:?} {:?}", a.names(), b.names());
+}
+
+#[test]
+fn names_past_the_tagged_start_are_found_by_their_capitals() {
+    let mut collector = Collector::new(Some("en"));
+    // Nothing tagged: every name comes from capitals.
+    let text = "The talks in Geneva ended. Officials from the Bank of England met Ursula von der \
+                Leyen and NATO envoys. Geneva was quiet.";
+    let words: Vec<(String, String, u32, bool)> = {
+        let base = text.as_ptr() as usize;
+        let mut start = true;
+        let mut out = Vec::new();
+        for t in crate::text::tokens(text) {
+            match t {
+                crate::text::Token::Word(w) => {
+                    out.push((
+                        w.to_owned(),
+                        crate::text::fold(w),
+                        (w.as_ptr() as usize - base) as u32,
+                        start,
+                    ));
+                    start = false;
+                }
+                crate::text::Token::End => start = true,
+            }
+        }
+        out
+    };
+    let list: Vec<Word<'_>> = words
+        .iter()
+        .enumerate()
+        .map(|(i, (text, folded, offset, sentence_start))| Word {
+            text,
+            folded,
+            offset: *offset,
+            position: i as u16 + 1,
+            sentence_start: *sentence_start,
+        })
+        .collect();
+    collector.read_words(&list);
+    collector.locate(&words.iter().map(|w| w.2).collect::<Vec<_>>());
+    let facts = collector.finish();
+    let names = facts.names();
+    for name in ["Geneva", "Bank of England", "Ursula von der Leyen", "NATO"] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    // `The`, `Officials` begin sentences.
+    assert!(!names.iter().any(|n| n.contains("Officials") || *n == "The"), "{names:?}");
+}
