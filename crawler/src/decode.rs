@@ -1,5 +1,6 @@
 //! Bytes to text for feeds and sitemaps: which character encoding a body is in, the HTML entities
-//! feeds use without declaring them, and the bare `&` they write as text.
+//! feeds use without declaring them, the bare `&` they write as text, and how far to read past
+//! XML errors ([`XmlErrors`]).
 //!
 //! [`decode`] chooses the encoding in the order the XML specification (appendix F) and RFC 7303
 //! give, with the HTML standard's distrust of labels the bytes contradict:
@@ -414,6 +415,55 @@ fn starts_reference(after: &[u8]) -> bool {
     }
 }
 
+/// At most this many XML errors of a document are worded one by one.
+const REPORTED_ERRORS: usize = 5;
+
+/// Reading a document stops after this many XML errors.
+const MAX_ERRORS: usize = 1000;
+
+/// The XML errors of one document, for readers that go on after an error where `quick-xml`
+/// resumes: each is worded with its line, the first few are worth a warning, and reading stops
+/// after [`MAX_ERRORS`] or when the reader no longer moves.
+#[derive(Debug, Default)]
+pub(crate) struct XmlErrors {
+    count: usize,
+    last_resume: Option<u64>,
+}
+
+/// One error as [`XmlErrors::record`] words it.
+#[derive(Debug)]
+pub(crate) struct XmlError {
+    /// `malformed XML at line N: …`.
+    pub(crate) message: String,
+    /// Whether it is among the first few, worth a warning of its own.
+    pub(crate) report: bool,
+    /// Why reading stops here, if it does.
+    pub(crate) stop: Option<String>,
+}
+
+impl XmlErrors {
+    /// Records an error found at byte `error_at` of `text`, the reader now at `resume_at`.
+    pub(crate) fn record(
+        &mut self,
+        text: &str,
+        error: &quick_xml::Error,
+        error_at: u64,
+        resume_at: u64,
+    ) -> XmlError {
+        self.count += 1;
+        let at = usize::try_from(error_at).unwrap_or(usize::MAX).min(text.len());
+        let line = text.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        let stuck = self.last_resume == Some(resume_at);
+        self.last_resume = Some(resume_at);
+        XmlError {
+            message: format!("malformed XML at line {line}: {error}"),
+            report: self.count <= REPORTED_ERRORS,
+            stop: (stuck || self.count >= MAX_ERRORS)
+                .then(|| format!("{} XML errors; reading stopped at line {line}", self.count)),
+        }
+    }
+}
+
 /// HTML 4's named character references, sorted by name.
 const HTML_ENTITIES: [(&str, char); 252] = [
     ("AElig", '\u{c6}'),
@@ -792,6 +842,31 @@ mod tests {
         fn arbitrary_bytes_never_panic(body: Vec<u8>, content_type: String, tld: String) {
             let _ = decode(&body, Some(&content_type), Some(&tld));
             let _ = reference(&content_type);
+            let _ = unescape(&content_type);
+            let _ = escape_bare_ampersands(&content_type);
+        }
+
+        /// The feed and sitemap readers, over arbitrary bytes after the starts of real documents.
+        #[test]
+        fn arbitrary_bytes_after_a_prolog_never_panic_a_reader(tail: Vec<u8>, prolog in 0..9_usize) {
+            let prologs: [&[u8]; 9] = [
+                b"<?xml version='1.0' encoding='utf-8'?><rss><channel><item>",
+                b"\xef\xbb\xbf<?xml version='1.0'?>",
+                b"\xff\xfe<\0?\0x\0m\0l\0",
+                b"\0\0\xfe\xff",
+                b"<feed xmlns='http://www.w3.org/2005/Atom'><entry><title type='html'>",
+                b"{\"version\":\"https://jsonfeed.org/version/1\",\"items\":[",
+                b"<?xml version='1.0' encoding='windows-1251'?><urlset><url><loc>",
+                b"<sitemapindex><sitemap><loc>https://x.example/",
+                b"<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'><item rdf:about='",
+            ];
+            let body = [prologs[prolog], &tail].concat();
+            let url = url::Url::parse("https://x.example/feed").unwrap();
+            let _ = crate::feed::parse_with_content_type(&body, &url, Some("text/xml; charset=utf-16"));
+            let _ = crate::feed::parse(&body, &url);
+            let _ = crate::feed::sniff(&body);
+            let _ = crate::sitemap::parse(&body);
+            let _ = crate::sitemap::parse_with_content_type(&body, Some("text/xml; charset=utf-16"));
         }
     }
 }

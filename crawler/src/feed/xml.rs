@@ -13,14 +13,8 @@ use quick_xml::name::ResolveResult;
 use url::Url;
 
 use super::{Collect, Draft, Format, Head, Link, NotAFeed};
-use crate::decode::{self, escape_bare_ampersands, unescape};
+use crate::decode::{self, XmlErrors, escape_bare_ampersands, unescape};
 use crate::schedule;
-
-/// At most this many XML errors are reported one by one.
-const REPORTED_ERRORS: usize = 5;
-
-/// Reading stops after this many XML errors.
-const MAX_ERRORS: usize = 1000;
 
 /// How much text one field may gather before the rest is ignored (the caps apply after
 /// trimming and, for HTML, after the tags are gone).
@@ -51,7 +45,8 @@ fn format_of(local: &str) -> Option<Format> {
 pub(super) fn root(text: &str) -> Result<Root, String> {
     let mut reader = quick_xml::Reader::from_str(text);
     reader.config_mut().check_end_names = false;
-    for _ in 0..MAX_ERRORS {
+    // Enough for any prolog; a document this broken before its root is no feed anyway.
+    for _ in 0..1000 {
         match reader.read_event() {
             Ok(Event::Start(start) | Event::Empty(start)) => {
                 let local = lower_local(start.local_name().as_ref());
@@ -77,10 +72,9 @@ pub(super) fn read(
     let mut reader = NsReader::from_str(&text);
     reader.config_mut().check_end_names = false;
     let mut state: Option<State> = None;
-    let mut errors = 0;
+    let mut errors = XmlErrors::default();
     // The first error before the root element, and the first inside the feed's content.
     let (mut root_error, mut first_error) = (None, None);
-    let mut last_error_at = None;
     loop {
         if collect.full() {
             break;
@@ -88,26 +82,22 @@ pub(super) fn read(
         let (ns, event) = match reader.read_resolved_event() {
             Ok((ns, event)) => (namespace(&ns, state.as_ref()), event),
             Err(err) => {
-                errors += 1;
-                let at = reader.error_position();
-                let line = line_of(&text, at);
-                if errors <= REPORTED_ERRORS {
-                    collect.warn(format!("malformed XML at line {line}: {err}"));
+                let error =
+                    errors.record(&text, &err, reader.error_position(), reader.buffer_position());
+                if error.report {
+                    collect.warn(error.message.clone());
                 }
                 if state.is_none() {
-                    root_error
-                        .get_or_insert_with(|| format!("malformed XML at line {line}: {err}"));
+                    root_error.get_or_insert_with(|| error.message.clone());
                 }
                 // An error inside the feed's content (not just around the root's end tag).
                 if state.as_ref().is_some_and(|state| state.depth > 1) {
-                    first_error
-                        .get_or_insert_with(|| format!("malformed XML at line {line}: {err}"));
+                    first_error.get_or_insert_with(|| error.message.clone());
                 }
-                if last_error_at == Some(reader.buffer_position()) || errors >= MAX_ERRORS {
-                    collect.warn(format!("{errors} XML errors; reading stopped at line {line}"));
+                if let Some(stop) = error.stop {
+                    collect.warn(stop);
                     break;
                 }
-                last_error_at = Some(reader.buffer_position());
                 continue;
             }
         };
@@ -215,12 +205,6 @@ fn begin(
     let mut state = State::new(format, core);
     state.open_root(&local, start, collect);
     Ok(state)
-}
-
-/// The 1-based line of a byte position.
-fn line_of(text: &str, at: u64) -> usize {
-    let at = usize::try_from(at).unwrap_or(usize::MAX).min(text.len());
-    text.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1
 }
 
 /// An element's qualified name as written, at most 64 characters, for messages.

@@ -193,16 +193,8 @@ fn feedparser_file(body: &[u8], shown: &str, family: &mut Family, parse: Parser<
         .as_deref()
         .and_then(|location| Url::parse(location).ok())
         .unwrap_or_else(|| Url::parse(&default_url).expect("a valid test URL"));
-    let parsed = parse(body, &url, content_type.as_deref());
-    let feed = match parsed {
-        Ok(feed) => {
-            family.parsed += 1;
-            feed
-        }
-        Err(err) => {
-            family.notes.push(format!("{shown}: {err}"));
-            return;
-        }
+    let Some(feed) = parsed(parse(body, &url, content_type.as_deref()), shown, family) else {
+        return;
     };
     let Some(expect) = expect else { return };
     let clauses: Vec<Clause> = split_outside_quotes(&expect, " and ")
@@ -224,6 +216,20 @@ fn feedparser_file(body: &[u8], shown: &str, family: &mut Family, parse: Parser<
         family.matched += 1;
     } else {
         family.notes.push(format!("{shown}: {}", failed.join("; ")));
+    }
+}
+
+/// Counts a parse, or notes why it failed.
+fn parsed(result: Result<Feed, String>, shown: &str, family: &mut Family) -> Option<Feed> {
+    match result {
+        Ok(feed) => {
+            family.parsed += 1;
+            Some(feed)
+        }
+        Err(err) => {
+            family.notes.push(format!("{shown}: {err}"));
+            None
+        }
     }
 }
 
@@ -428,25 +434,7 @@ fn text_of(html: &str) -> String {
         text.push(' ');
     }
     text.push_str(rest);
-    let mut decoded = String::new();
-    let mut rest = text.as_str();
-    while let Some(at) = rest.find('&') {
-        decoded.push_str(&rest[..at]);
-        rest = &rest[at..];
-        let end = rest.bytes().take(40).position(|b| b == b';');
-        match end.and_then(|end| crawler::decode::reference(&rest[1..end]).map(|c| (c, end))) {
-            Some((c, end)) => {
-                decoded.push(c);
-                rest = &rest[end + 1..];
-            }
-            None => {
-                decoded.push('&');
-                rest = &rest[1..];
-            }
-        }
-    }
-    decoded.push_str(rest);
-    decoded.split_whitespace().collect::<Vec<_>>().join(" ")
+    crawler::decode::unescape(&text).split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Splits at `separator` where it is not inside a quoted string.
@@ -534,16 +522,7 @@ fn literal(text: &str) -> Option<Literal> {
 fn feed_rs_file(body: &[u8], path: &Path, shown: &str, family: &mut Family, parse: Parser<'_>) {
     family.files += 1;
     let url = Url::parse(&format!("http://feed-rs.example/{shown}")).expect("a valid test URL");
-    let feed = match parse(body, &url, None) {
-        Ok(feed) => {
-            family.parsed += 1;
-            feed
-        }
-        Err(err) => {
-            family.notes.push(format!("{shown}: {err}"));
-            return;
-        }
-    };
+    let Some(feed) = parsed(parse(body, &url, None), shown, family) else { return };
     let Ok(expected) = std::fs::read(expected_parse(path)) else { return };
     let Ok(expected) = serde_json::from_slice::<Value>(&expected) else { return };
     family.checked += 1;
