@@ -14,7 +14,7 @@ use crate::client::{Client, Exchange, Purpose};
 use crate::discover::{self, Candidate, Via};
 use crate::feed::{self, Format};
 use crate::fetch::{FetchError, Validators};
-use crate::sitemap::{self, Kind};
+use crate::sitemap::{self, Kind, NotASitemap};
 
 /// What `Accept` says for feeds and sitemaps.
 pub const FEED_ACCEPT: &str = "application/rss+xml, application/atom+xml, application/feed+json, \
@@ -72,8 +72,8 @@ impl Document {
     }
 }
 
-/// Reads a fetched body as a feed or a sitemap (gzip undone, by magic bytes). `want_feed` and
-/// `want_sitemap` say which are acceptable.
+/// Reads a fetched body as a feed or a sitemap (gzip undone, by magic bytes), with no
+/// `Content-Type` to go by; see [`read_document_with_content_type`].
 pub fn read_document(
     body: &[u8],
     url: &Url,
@@ -81,14 +81,43 @@ pub fn read_document(
     want_feed: bool,
     want_sitemap: bool,
 ) -> Result<Document, String> {
+    read_document_with_content_type(body, url, None, max_decoded, want_feed, want_sitemap)
+}
+
+/// Reads a fetched body as a feed or a sitemap (gzip undone, by magic bytes). `content_type` is
+/// the response's `Content-Type`, whose charset the decoders weigh; `want_feed` and
+/// `want_sitemap` say which are acceptable. When both are, a body whose root element (or JSON)
+/// makes it a feed is read as one, anything else as a sitemap. The error says what the body was
+/// taken to be.
+pub fn read_document_with_content_type(
+    body: &[u8],
+    url: &Url,
+    content_type: Option<&str>,
+    max_decoded: usize,
+    want_feed: bool,
+    want_sitemap: bool,
+) -> Result<Document, String> {
     let body = sitemap::gunzip(body, max_decoded).map_err(|err| err.to_string())?;
-    if want_feed && feed::sniff(&body).is_some() {
-        return feed::parse(&body, url).map(Document::Feed).map_err(|err| err.to_string());
+    if want_feed && (!want_sitemap || feed::sniff(&body).is_some()) {
+        return feed::parse_with_content_type(&body, url, content_type)
+            .map(Document::Feed)
+            .map_err(|err| err.to_string());
     }
-    if want_sitemap {
-        return sitemap::parse(&body).map(Document::Sitemap).map_err(|err| err.to_string());
+    if !want_sitemap {
+        return Err("neither a feed nor a sitemap is wanted".to_owned());
     }
-    Err("not a feed".to_owned())
+    sitemap::parse_with_content_type(&body, content_type).map(Document::Sitemap).map_err(|err| {
+        match err {
+            NotASitemap::Root { encoding, root } if want_feed => format!(
+                "not a feed or sitemap: {encoding} XML, root element <{root}>: not RSS, Atom, \
+                 RDF, <urlset> or <sitemapindex>"
+            ),
+            NotASitemap::Html { encoding, root } if want_feed => {
+                format!("not a feed or sitemap: {encoding} HTML page (root element <{root}>)")
+            }
+            other => other.to_string(),
+        }
+    })
 }
 
 /// A confirmed feed or sitemap.
@@ -226,9 +255,10 @@ async fn confirm(
     let result = client.get(&candidate.url, &Validators::default(), FEED_ACCEPT).await;
     let confirmed = match &result {
         Ok(fetched) if fetched.status == 200 => {
-            match read_document(
+            match read_document_with_content_type(
                 &fetched.body,
                 &fetched.final_url,
+                fetched.header("content-type"),
                 limits.max_decoded_bytes,
                 feeds,
                 !feeds,

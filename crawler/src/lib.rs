@@ -4,7 +4,10 @@
 //! - [`schedule`]: the feed poll policy (adaptive intervals and failure backoff);
 //! - [`robots`]: robots.txt per RFC 9309;
 //! - [`sitemap`]: sitemaps, sitemap indexes and Google News sitemaps;
-//! - [`feed`]: RSS, Atom and JSON feeds;
+//! - [`feed`]: RSS (any version), RDF, Atom, CDF and JSON feeds, read liberally: a partial parse
+//!   with warnings beats a rejected feed;
+//! - [`decode`]: the bytes of a feed or sitemap as text (BOM, byte layout, HTTP charset, XML
+//!   declaration, detection; UTF-16 and UTF-32 too) and the HTML entities feeds leave undeclared;
 //! - [`dates`]: the date formats feeds and sitemaps use;
 //! - [`discover`] (with [`tags`]): where a source's feeds and sitemaps might be.
 //!
@@ -18,6 +21,7 @@
 
 pub mod client;
 pub mod dates;
+pub mod decode;
 pub mod discover;
 pub mod explore;
 pub mod feed;

@@ -1,8 +1,16 @@
 //! Sitemaps: `<urlset>`, `<sitemapindex>`, Google News fields, and plain-text URL lists.
 //!
-//! [`parse`] reads a (decompressed) body with a streaming XML reader and never fails on a broken
-//! document: what was parsed before the error is kept and the error becomes a warning, as
-//! Media Cloud's sitemap parser does. Only a body that is not a sitemap at all is an error.
+//! [`parse_with_content_type`] decodes the (decompressed) body as feeds are decoded
+//! ([`crate::decode`]: BOM, byte layout, HTTP charset, XML declaration, detection), then reads a
+//! body that starts with `<` with a streaming XML reader and anything else as a list of URLs, one
+//! per line. It never fails on a broken document: a bare `&` is taken as text, and after a syntax
+//! error reading goes on where `quick-xml` resumes, each error becoming a warning, as Media
+//! Cloud's sitemap parser keeps what it can. Only a body that is not a sitemap at all is an error
+//! ([`NotASitemap`]), whose message names what the body was taken to be, in which encoding.
+//! Every field from the web is capped: `loc` at [`crate::feed::MAX_URL_LEN`] bytes (longer ones,
+//! and ones that are not http(s), are skipped and counted), `news:title` at
+//! [`crate::feed::MAX_TITLE_LEN`] bytes and the other news fields at [`MAX_FIELD_LEN`] (cut at a
+//! character boundary), at most [`MAX_ENTRIES`] entries.
 //! [`gunzip`] undoes gzip (detected by its magic bytes, not by the URL or header, which lie)
 //! with a cap on the decompressed size, so a gzip bomb costs at most that much memory.
 
@@ -13,9 +21,17 @@ use quick_xml::Reader;
 use quick_xml::events::Event;
 
 use crate::dates;
+use crate::decode::{self, XmlErrors, escape_bare_ampersands};
+use crate::feed::{MAX_TITLE_LEN, MAX_URL_LEN};
 
 /// The most entries kept from one sitemap (the protocol allows 50,000).
 pub const MAX_ENTRIES: usize = 50_000;
+
+/// The longest `news:name`, `news:language` or `news:keywords` kept, in bytes.
+pub const MAX_FIELD_LEN: usize = 1024;
+
+/// How much text one element may gather before the rest is ignored.
+const BUFFER_BYTES: usize = 4 * MAX_URL_LEN;
 
 /// What a sitemap document is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,7 +73,7 @@ impl News {
 /// One `<url>` of a urlset, or one `<sitemap>` of an index.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Entry {
-    /// `loc`, trimmed.
+    /// `loc`, trimmed: an http(s) URL of at most [`MAX_URL_LEN`] bytes.
     pub loc: String,
     /// `lastmod`, parsed.
     pub lastmod: Option<DateTime<Utc>>,
@@ -84,49 +100,131 @@ impl Sitemap {
     }
 }
 
-/// Why a body is not a sitemap.
+/// Why a body is not a sitemap. Each message names what the body was taken to be (and in which
+/// encoding) and why it is not a sitemap.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NotASitemap {
+    /// The body is empty or only white space.
+    #[error("not a sitemap: the body is empty")]
+    Empty,
+    /// An HTML page.
+    #[error("not a sitemap: {encoding} HTML page (root element <{root}>)")]
+    Html {
+        /// The encoding the body was read in.
+        encoding: &'static str,
+        /// The root element's name.
+        root: String,
+    },
     /// XML whose root is neither `urlset` nor `sitemapindex`.
-    #[error("the document's root element is <{0}>, not <urlset> or <sitemapindex>")]
-    Root(String),
-    /// Neither XML nor a list of URLs.
-    #[error("the body is neither XML nor a list of URLs")]
-    NotXml,
+    #[error("not a sitemap: {encoding} XML, root element <{root}>: not <urlset> or <sitemapindex>")]
+    Root {
+        /// The encoding the body was read in.
+        encoding: &'static str,
+        /// The root element's name (at most 64 characters of it).
+        root: String,
+    },
+    /// Markup in which no element could be found.
+    #[error("not a sitemap: {encoding} XML with no root element ({reason})")]
+    NoRoot {
+        /// The encoding the body was read in.
+        encoding: &'static str,
+        /// What was found instead.
+        reason: String,
+    },
+    /// JSON.
+    #[error("not a sitemap: {encoding} JSON")]
+    Json {
+        /// The encoding the body was read in.
+        encoding: &'static str,
+    },
+    /// Text without a single http(s) URL line.
+    #[error(
+        "not a sitemap: {encoding} text with no line that is an http(s) URL (it starts {start:?})"
+    )]
+    NoUrls {
+        /// The encoding the body was read in.
+        encoding: &'static str,
+        /// The first few characters.
+        start: String,
+    },
 }
 
-/// Parses a decompressed sitemap body.
+/// Parses a decompressed sitemap body, with no HTTP `Content-Type` to go by.
 pub fn parse(body: &[u8]) -> Result<Sitemap, NotASitemap> {
-    let text = String::from_utf8_lossy(body);
-    let text = text.trim_start_matches('\u{feff}');
-    let start = text.trim_start();
-    if !start.starts_with('<') {
-        return parse_text(start);
-    }
-    parse_xml(text)
+    parse_with_content_type(body, None)
 }
 
-fn parse_text(text: &str) -> Result<Sitemap, NotASitemap> {
+/// Parses a decompressed sitemap body served with `content_type` (the HTTP `Content-Type` value,
+/// whose `charset` beats the XML declaration but not a BOM).
+pub fn parse_with_content_type(
+    body: &[u8],
+    content_type: Option<&str>,
+) -> Result<Sitemap, NotASitemap> {
+    let decoded = decode::decode(body, content_type, None);
+    let encoding = decoded.encoding();
+    let text = decoded.text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    let mut sitemap = match text.chars().next() {
+        None => return Err(NotASitemap::Empty),
+        Some('<') => parse_xml(text, encoding)?,
+        Some('{' | '[') => return Err(NotASitemap::Json { encoding }),
+        Some(_) => parse_text(text, encoding)?,
+    };
+    let mut warnings = decoded.warnings;
+    warnings.append(&mut sitemap.warnings);
+    sitemap.warnings = warnings;
+    Ok(sitemap)
+}
+
+/// Whether a `loc` is usable: an http(s) URL of at most [`MAX_URL_LEN`] bytes.
+fn usable(loc: &str) -> bool {
+    let scheme = loc.get(..8).unwrap_or(loc).to_ascii_lowercase();
+    (scheme.starts_with("http://") || scheme.starts_with("https://")) && loc.len() <= MAX_URL_LEN
+}
+
+fn parse_text(text: &str, encoding: &'static str) -> Result<Sitemap, NotASitemap> {
+    let mut skipped = 0;
     let entries: Vec<Entry> = text
         .lines()
         .map(str::trim)
-        .filter(|line| line.starts_with("http://") || line.starts_with("https://"))
-        .filter(|line| !line.contains(char::is_whitespace))
+        .filter(|line| !line.is_empty() && !line.contains(char::is_whitespace))
+        .filter(|line| {
+            let keep = usable(line);
+            skipped += usize::from(!keep);
+            keep
+        })
         .take(MAX_ENTRIES)
         .map(|line| Entry { loc: line.to_owned(), ..Entry::default() })
         .collect();
     if entries.is_empty() {
-        return Err(NotASitemap::NotXml);
+        return Err(NotASitemap::NoUrls { encoding, start: text.chars().take(24).collect() });
     }
-    Ok(Sitemap { kind: Kind::Text, entries, warnings: Vec::new() })
+    let mut warnings = Vec::new();
+    if skipped > 0 {
+        warnings.push(skipped_message(skipped, true));
+    }
+    Ok(Sitemap { kind: Kind::Text, entries, warnings })
 }
 
-fn parse_xml(text: &str) -> Result<Sitemap, NotASitemap> {
-    let mut reader = Reader::from_str(text);
+/// The warning for `count` entries (or lines) skipped for their `loc`.
+fn skipped_message(count: usize, lines: bool) -> String {
+    let what = match (lines, count) {
+        (true, 1) => "line",
+        (true, _) => "lines",
+        (false, 1) => "entry",
+        (false, _) => "entries",
+    };
+    format!("{count} {what} skipped: not an http(s) URL of at most {MAX_URL_LEN} bytes")
+}
+
+fn parse_xml(text: &str, encoding: &'static str) -> Result<Sitemap, NotASitemap> {
+    let text = escape_bare_ampersands(text);
+    let mut reader = Reader::from_str(&text);
     reader.config_mut().check_end_names = false;
     let mut kind: Option<Kind> = None;
     let mut entries = Vec::new();
     let mut warnings = Vec::new();
+    let (mut errors, mut first_error) = (XmlErrors::default(), None);
+    let mut skipped = 0;
     // The local names of the open elements, and the text of the innermost one.
     let mut path: Vec<String> = Vec::new();
     let mut buffer = String::new();
@@ -136,36 +234,41 @@ fn parse_xml(text: &str) -> Result<Sitemap, NotASitemap> {
         let event = match reader.read_event() {
             Ok(event) => event,
             Err(err) => {
-                warnings.push(format!("malformed XML at byte {}: {err}", reader.buffer_position()));
-                break;
+                let error =
+                    errors.record(&text, &err, reader.error_position(), reader.buffer_position());
+                if error.report {
+                    warnings.push(error.message.clone());
+                }
+                first_error.get_or_insert(error.message);
+                if let Some(stop) = error.stop {
+                    warnings.push(stop);
+                    break;
+                }
+                continue;
             }
         };
         match event {
             Event::Start(start) => {
                 let name = start.local_name().as_ref().to_ascii_lowercase();
                 if kind.is_none() {
-                    kind = Some(root_kind(&name)?);
+                    kind = Some(root_kind(&name, &start, encoding)?);
                 }
                 path.push(name);
                 buffer.clear();
             }
             Event::Empty(empty) if kind.is_none() => {
                 let name = empty.local_name().as_ref().to_ascii_lowercase();
-                kind = Some(root_kind(&name)?);
+                kind = Some(root_kind(&name, &empty, encoding)?);
             }
-            Event::Text(content) => buffer.push_str(&content.xml10_content()),
-            Event::CData(content) => buffer.push_str(&content.xml10_content()),
-            Event::GeneralRef(reference) => match reference.resolve_char_ref() {
-                Ok(Some(c)) => buffer.push(c),
-                _ => buffer.push_str(match reference.xml10_content().as_ref() {
-                    "amp" => "&",
-                    "lt" => "<",
-                    "gt" => ">",
-                    "quot" => "\"",
-                    "apos" => "'",
-                    _ => "",
-                }),
-            },
+            Event::Text(content) => push_capped(&mut buffer, &content.xml10_content()),
+            Event::CData(content) => push_capped(&mut buffer, &content.xml10_content()),
+            Event::GeneralRef(reference) => {
+                let name = reference.xml10_content();
+                match decode::reference(&name) {
+                    Some(c) => push_capped(&mut buffer, c.encode_utf8(&mut [0; 4])),
+                    None => push_capped(&mut buffer, &format!("&{name};")),
+                }
+            }
             Event::End(_) => {
                 let value = buffer.trim().to_owned();
                 buffer.clear();
@@ -174,27 +277,27 @@ fn parse_xml(text: &str) -> Result<Sitemap, NotASitemap> {
                     [_, "url" | "sitemap", "loc"] => entry.loc = value,
                     [_, "url" | "sitemap", "lastmod"] => entry.lastmod = dates::parse(&value),
                     [_, "url", "news", "publication", "name"] => {
-                        news.publication_name = non_empty(value)
+                        news.publication_name = capped(value, MAX_FIELD_LEN)
                     }
                     [_, "url", "news", "publication", "language"] => {
-                        news.language = non_empty(value)
+                        news.language = capped(value, MAX_FIELD_LEN)
                     }
                     [_, "url", "news", "publication_date"] => {
                         news.publication_date = dates::parse(&value)
                     }
-                    [_, "url", "news", "title"] => news.title = non_empty(value),
-                    [_, "url", "news", "keywords"] => news.keywords = non_empty(value),
+                    [_, "url", "news", "title"] => news.title = capped(value, MAX_TITLE_LEN),
+                    [_, "url", "news", "keywords"] => news.keywords = capped(value, MAX_FIELD_LEN),
                     [_, "url" | "sitemap"] => {
                         let mut done = std::mem::take(&mut entry);
                         let found = std::mem::take(&mut news);
                         if found != News::default() {
                             done.news = Some(found);
                         }
-                        let usable =
-                            done.loc.starts_with("http://") || done.loc.starts_with("https://");
-                        if usable && entries.len() < MAX_ENTRIES {
+                        if !usable(&done.loc) {
+                            skipped += 1;
+                        } else if entries.len() < MAX_ENTRIES {
                             entries.push(done);
-                        } else if usable && entries.len() == MAX_ENTRIES {
+                        } else {
                             warnings.push(format!(
                                 "more than {MAX_ENTRIES} entries; the rest are ignored"
                             ));
@@ -210,22 +313,44 @@ fn parse_xml(text: &str) -> Result<Sitemap, NotASitemap> {
             _ => {}
         }
     }
+    if skipped > 0 {
+        warnings.push(skipped_message(skipped, false));
+    }
     match kind {
         Some(kind) => Ok(Sitemap { kind, entries, warnings }),
-        None => Err(NotASitemap::NotXml),
+        None => Err(NotASitemap::NoRoot {
+            encoding,
+            reason: first_error.unwrap_or_else(|| "the document ends first".to_owned()),
+        }),
     }
 }
 
-fn root_kind(name: &str) -> Result<Kind, NotASitemap> {
+fn root_kind(
+    name: &str,
+    start: &quick_xml::events::BytesStart<'_>,
+    encoding: &'static str,
+) -> Result<Kind, NotASitemap> {
+    let root = || start.name().as_ref().chars().take(64).collect();
     match name {
         "urlset" => Ok(Kind::UrlSet),
         "sitemapindex" => Ok(Kind::Index),
-        other => Err(NotASitemap::Root(other.chars().take(64).collect())),
+        "html" => Err(NotASitemap::Html { encoding, root: root() }),
+        _ => Err(NotASitemap::Root { encoding, root: root() }),
     }
 }
 
-fn non_empty(value: String) -> Option<String> {
-    (!value.is_empty()).then_some(value)
+/// Appends to an element's text up to [`BUFFER_BYTES`].
+fn push_capped(buffer: &mut String, text: &str) {
+    let room = BUFFER_BYTES.saturating_sub(buffer.len());
+    buffer.push_str(crate::feed::cut(text, room));
+}
+
+/// A non-empty field cut to `max` bytes at a character boundary.
+fn capped(value: String, max: usize) -> Option<String> {
+    if value.is_empty() {
+        return None;
+    }
+    Some(crate::feed::cut(&value, max).trim_end().to_owned())
 }
 
 /// Why a gzip body could not be used.
@@ -296,7 +421,7 @@ mod tests {
         assert_eq!(news.publication_date, dates::parse("2026-11-03T09:00:00Z"));
         assert_eq!(news.title.as_deref(), Some("Budget & schools \u{2014} today"));
         assert_eq!(sitemap.entries[1].news, None);
-        assert!(sitemap.warnings.is_empty(), "{:?}", sitemap.warnings);
+        assert_eq!(sitemap.warnings, ["1 entry skipped: not an http(s) URL of at most 2048 bytes"]);
     }
 
     #[test]
@@ -322,10 +447,63 @@ mod tests {
 
     #[test]
     fn other_documents_are_not_sitemaps() {
-        assert_eq!(parse(b"<html><body>hi</body></html>"), Err(NotASitemap::Root("html".into())));
-        assert_eq!(parse(b"<rss version=\"2.0\"></rss>"), Err(NotASitemap::Root("rss".into())));
-        assert_eq!(parse(b"just words"), Err(NotASitemap::NotXml));
-        assert_eq!(parse(b""), Err(NotASitemap::NotXml));
+        let message = |body: &[u8]| parse(body).unwrap_err().to_string();
+        assert_eq!(
+            message(b"<html><body>hi</body></html>"),
+            "not a sitemap: UTF-8 HTML page (root element <html>)"
+        );
+        assert_eq!(
+            message(b"<rss version=\"2.0\"></rss>"),
+            "not a sitemap: UTF-8 XML, root element <rss>: not <urlset> or <sitemapindex>"
+        );
+        let utf16: Vec<u8> =
+            "<?xml version='1.0'?><foo/>".encode_utf16().flat_map(u16::to_le_bytes).collect();
+        assert_eq!(
+            message(&utf16),
+            "not a sitemap: UTF-16LE XML, root element <foo>: not <urlset> or <sitemapindex>"
+        );
+        assert_eq!(
+            message(b"just words"),
+            "not a sitemap: UTF-8 text with no line that is an http(s) URL (it starts \"just words\")"
+        );
+        assert_eq!(message(b"{\"urls\": []}"), "not a sitemap: UTF-8 JSON");
+        assert_eq!(message(b" \n"), "not a sitemap: the body is empty");
+        assert_eq!(
+            message(b"<!-- x -->"),
+            "not a sitemap: UTF-8 XML with no root element (the document ends first)"
+        );
+    }
+
+    #[test]
+    fn utf16_sitemaps_bare_ampersands_and_errors_midway() {
+        let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><urlset><url><loc>https://x.example/?a=1&b=2</loc></url>\
+                    <url><loc>https://x.example/c</lo></url><url><loc>https://x.example/d</loc></url></urlset>";
+        let body: Vec<u8> = [0xfe, 0xff]
+            .into_iter()
+            .chain(text.encode_utf16().flat_map(u16::to_be_bytes))
+            .collect();
+        let sitemap = parse(&body).unwrap();
+        let locs: Vec<&str> = sitemap.entries.iter().map(|e| e.loc.as_str()).collect();
+        assert_eq!(locs[0], "https://x.example/?a=1&b=2");
+        assert_eq!(locs.last(), Some(&"https://x.example/d"), "{locs:?}");
+    }
+
+    #[test]
+    fn fields_from_the_web_are_capped() {
+        let long = "t".repeat(9 << 20);
+        let long_url = format!("https://x.example/{}", "u".repeat(MAX_URL_LEN));
+        let body = format!(
+            "<urlset xmlns:news='n'><url><loc>https://x.example/a</loc><news:news><news:title>{long}</news:title>\
+             <news:keywords>{long}</news:keywords></news:news></url><url><loc>{long_url}</loc></url></urlset>"
+        );
+        let sitemap = parse(body.as_bytes()).unwrap();
+        assert_eq!(sitemap.entries.len(), 1);
+        let news = sitemap.entries[0].news.as_ref().unwrap();
+        assert_eq!(news.title.as_ref().map(String::len), Some(MAX_TITLE_LEN));
+        assert_eq!(news.keywords.as_ref().map(String::len), Some(MAX_FIELD_LEN));
+        assert_eq!(sitemap.warnings, [skipped_message(1, false)]);
+        let text = format!("https://x.example/a\n{long_url}\n");
+        assert_eq!(parse(text.as_bytes()).unwrap().warnings, [skipped_message(1, true)]);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Crawler integration tests, against servers on 127.0.0.1:0 (no live network).
 
+mod conformance;
 mod explore;
 mod fetch;
 mod support;
