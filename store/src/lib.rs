@@ -16,6 +16,10 @@
 //! - [`duplicates`]: duplicate links between stories, with method, scores and thresholds;
 //! - [`clusters`]: story clusters and their representatives.
 //!
+//! Text reaches the database through one boundary ([`text`]): NUL, which PostgreSQL refuses,
+//! becomes U+FFFD in every statement, and every column's length is capped, the same way on both
+//! backends.
+//!
 //! This is the only crate that names `sea_orm`: entities, active models and driver errors never
 //! leave it. Uniqueness lives in the schema (lossy URL, story URL, feed key, source name), so
 //! inserting the same thing twice is idempotent even with many concurrent writers.
@@ -27,6 +31,7 @@
 //! ```
 
 mod archive;
+mod db;
 mod entity;
 mod error;
 mod json;
@@ -42,6 +47,7 @@ pub mod sentences;
 pub mod signatures;
 pub mod sources;
 pub mod stories;
+pub mod text;
 
 pub use archive::{Archive, Backend, Location, MigrationReport, OpenMode, mask_password};
 pub use error::{Error, Result};

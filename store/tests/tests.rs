@@ -19,6 +19,8 @@ mod sentences;
 mod signatures;
 mod sources;
 mod stories;
+// The text boundary: every column, arbitrary strings, both backends.
+mod text;
 
 use chrono::{DateTime, TimeZone, Utc};
 use store::Archive;
