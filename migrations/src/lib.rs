@@ -19,6 +19,7 @@ pub use sea_orm_migration::MigratorTrait;
 
 mod m0001_archive;
 mod m0002_word_search;
+mod m0003_workers;
 
 /// The archive's migrations, in the order they apply.
 #[derive(Debug)]
@@ -27,6 +28,10 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m0001_archive::Migration), Box::new(m0002_word_search::Migration)]
+        vec![
+            Box::new(m0001_archive::Migration),
+            Box::new(m0002_word_search::Migration),
+            Box::new(m0003_workers::Migration),
+        ]
     }
 }

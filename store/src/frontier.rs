@@ -254,6 +254,8 @@ pub struct LeaseRequest<'a> {
     pub owner: &'a str,
     /// How long the lease lasts.
     pub lease_for: Duration,
+    /// Hosts whose entries are left alone for now (their robots.txt cannot be read, say).
+    pub skip_hosts: &'a [String],
 }
 
 /// Leases up to `limit` due entries to `owner` until `now + lease_for`, oldest due first.
@@ -267,16 +269,26 @@ pub async fn lease_due(
     owner: &str,
     lease_for: Duration,
 ) -> Result<Vec<Entry>> {
-    lease(archive, &LeaseRequest { now, fresh_until: now, limit, owner, lease_for }).await
+    lease(
+        archive,
+        &LeaseRequest { now, fresh_until: now, limit, owner, lease_for, skip_hosts: &[] },
+    )
+    .await
 }
 
 /// Leases due entries as `request` says, earliest due first.
 pub async fn lease(archive: &Archive, request: &LeaseRequest<'_>) -> Result<Vec<Entry>> {
-    let LeaseRequest { now, fresh_until, limit, owner, lease_for } = *request;
-    let candidates: Vec<i64> = frontier::Entity::find()
+    let LeaseRequest { now, fresh_until, limit, owner, lease_for, skip_hosts } = *request;
+    let mut query = frontier::Entity::find()
         .select_only()
         .column(frontier::Column::Id)
-        .filter(leasable(now, fresh_until))
+        .filter(leasable(now, fresh_until));
+    if !skip_hosts.is_empty() {
+        query = query.filter(
+            frontier::Column::Host.is_not_in(skip_hosts.iter().map(|host| line_owned(host))),
+        );
+    }
+    let candidates: Vec<i64> = query
         .order_by_asc(frontier::Column::NextAttemptAt)
         .order_by_asc(frontier::Column::Id)
         .limit(limit)
@@ -332,6 +344,34 @@ pub async fn settle(
         .doing("settling a frontier entry")?;
     if result.rows_affected == 0 {
         return Err(Error::NotFound { what: format!("frontier entry {id}") });
+    }
+    get(archive, id).await
+}
+
+/// Ends a lease that did not get as far as a request (the host's robots.txt could not be read):
+/// the entry is pending again, due at `at`, with `reason` (as [`text::line`] keeps it) as its last
+/// error, and the attempt its lease counted is taken back.
+pub async fn defer(archive: &Archive, id: i64, reason: &str, at: DateTime<Utc>) -> Result<Entry> {
+    let update = || {
+        frontier::Entity::update_many()
+            .col_expr(frontier::Column::State, Expr::value(State::Pending.as_str()))
+            .col_expr(frontier::Column::LeaseOwner, Expr::value(Option::<String>::None))
+            .col_expr(frontier::Column::LeaseUntil, Expr::value(Option::<DateTime<Utc>>::None))
+            .col_expr(frontier::Column::LastError, Expr::value(line_owned(reason)))
+            .col_expr(frontier::Column::NextAttemptAt, Expr::value(at))
+            .filter(frontier::Column::Id.eq(id))
+    };
+    let result = update()
+        .col_expr(frontier::Column::Attempts, Expr::col(frontier::Column::Attempts).sub(1))
+        .filter(frontier::Column::Attempts.gt(0))
+        .exec(&archive.db)
+        .await
+        .doing("deferring a frontier entry")?;
+    if result.rows_affected == 0 {
+        let result = update().exec(&archive.db).await.doing("deferring a frontier entry")?;
+        if result.rows_affected == 0 {
+            return Err(Error::NotFound { what: format!("frontier entry {id}") });
+        }
     }
     get(archive, id).await
 }

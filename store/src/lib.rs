@@ -14,7 +14,8 @@
 //! - [`sentences`]: which story first had each sentence, per source and week;
 //! - [`signatures`]: each story's fuzzy-dedup signals, for comparing later batches;
 //! - [`duplicates`]: duplicate links between stories, with method, scores and thresholds;
-//! - [`clusters`]: story clusters and their representatives.
+//! - [`clusters`]: story clusters and their representatives;
+//! - [`workers`]: the crawl processes sharing the archive, and their heartbeats.
 //!
 //! Text reaches the database through one boundary ([`text`]): NUL, which PostgreSQL refuses,
 //! becomes U+FFFD in every statement, and every column's length is capped, the same way on both
@@ -48,6 +49,7 @@ pub mod signatures;
 pub mod sources;
 pub mod stories;
 pub mod text;
+pub mod workers;
 
 pub use archive::{Archive, Backend, Location, MigrationReport, OpenMode, mask_password};
 pub use error::{Error, Result};

@@ -21,6 +21,7 @@ mod sources;
 mod stories;
 // The text boundary: every column, arbitrary strings, both backends.
 mod text;
+mod workers;
 
 use chrono::{DateTime, TimeZone, Utc};
 use store::Archive;

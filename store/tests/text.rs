@@ -12,6 +12,7 @@ use store::frontier::{self, NewUrl, State};
 use store::sources::{self, Added, NewSource};
 use store::stories::{self, NewStory, RemovedSentence, UrlKind};
 use store::text::{MAX_LINE, MAX_TEXT, line, long};
+use store::workers::{self, NewWorker};
 use store::{Archive, clusters, duplicates};
 
 use crate::support::on_both_backends;
@@ -130,6 +131,8 @@ async fn check(archive: &Archive, case: usize, fields: &[String]) {
     assert_eq!(leased.iter().map(|e| e.lease_owner.clone()).collect::<Vec<_>>(), vec![Some(l(17))]);
     assert!(frontier::lease_owners(archive).await.unwrap().contains(&l(17)));
     assert_eq!(frontier::release(archive, &f[17], crate::at(3, 1)).await.unwrap(), 1);
+    let deferred = frontier::defer(archive, entry.id, &f[18], crate::at(3, 2)).await.unwrap();
+    assert_eq!(deferred.last_error, Some(l(18)));
     let settled =
         frontier::settle(archive, entry.id, State::Failed, Some(&f[16]), None).await.unwrap();
     assert_eq!(settled.last_error, Some(l(16)));
@@ -234,6 +237,13 @@ async fn check(archive: &Archive, case: usize, fields: &[String]) {
     let cluster = clusters::create(archive, story.id, &[member]).await.unwrap();
     let relation = cluster.members.iter().find(|m| m.story_id == other).unwrap().relation.clone();
     assert_eq!(relation, Some(l(43)));
+
+    let me = NewWorker { name: f[44].clone(), host: f[45].clone(), pid: 7 };
+    workers::register(archive, &me, crate::at(3, 1)).await.unwrap();
+    let worker = workers::get(archive, &f[44]).await.unwrap().unwrap();
+    assert_eq!((&worker.name, &worker.host), (&l(44), &l(45)));
+    assert!(workers::heartbeat(archive, &me, crate::at(3, 2)).await.unwrap());
+    workers::remove(archive, &f[44]).await.unwrap();
 }
 
 /// Shows a failing case's fields (their first characters) when the check panics.

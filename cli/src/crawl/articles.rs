@@ -57,6 +57,7 @@ impl Engine {
                     limit: (batch - tasks.len()) as u64,
                     owner: &self.settings.worker,
                     lease_for: Duration::from_std(LEASE).unwrap_or(Duration::minutes(30)),
+                    skip_hosts: &[],
                 };
                 let leased = store::frontier::lease(&self.archive, &request).await?;
                 exhausted = leased.is_empty();
