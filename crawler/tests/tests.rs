@@ -2,4 +2,5 @@
 
 mod explore;
 mod fetch;
+mod robots;
 mod support;
