@@ -16,15 +16,21 @@ use sea_orm::{
 
 use crate::text::storable;
 
-/// A pool of connections whose statements carry only storable text.
+/// A connection (a pool, or a transaction) whose statements carry only storable text.
 #[derive(Debug, Clone)]
-pub(crate) struct Db {
-    inner: DatabaseConnection,
+pub(crate) struct Clean<C> {
+    inner: C,
 }
+
+/// The archive's pool of connections.
+pub(crate) type Db = Clean<DatabaseConnection>;
+
+/// A transaction of the archive.
+pub(crate) type Txn = Clean<DatabaseTransaction>;
 
 impl Db {
     pub(crate) fn new(inner: DatabaseConnection) -> Db {
-        Db { inner }
+        Clean { inner }
     }
 
     /// The connection itself, for the migrator (whose statements carry no values from outside).
@@ -37,19 +43,13 @@ impl Db {
         &self,
         options: TransactionOptions,
     ) -> Result<Txn, DbErr> {
-        Ok(Txn { inner: self.inner.begin_with_options(options).await? })
+        Ok(Clean { inner: self.inner.begin_with_options(options).await? })
     }
 
     /// Closes every connection.
     pub(crate) async fn close(self) -> Result<(), DbErr> {
         self.inner.close().await
     }
-}
-
-/// A transaction whose statements carry only storable text.
-#[derive(Debug)]
-pub(crate) struct Txn {
-    inner: DatabaseTransaction,
 }
 
 impl Txn {
@@ -90,31 +90,7 @@ fn check_unprepared(sql: &str) -> Result<(), DbErr> {
 }
 
 #[async_trait]
-impl ConnectionTrait for Db {
-    fn get_database_backend(&self) -> DbBackend {
-        self.inner.get_database_backend()
-    }
-
-    async fn execute_raw(&self, stmt: Statement) -> Result<ExecResult, DbErr> {
-        self.inner.execute_raw(clean(stmt)).await
-    }
-
-    async fn execute_unprepared(&self, sql: &str) -> Result<ExecResult, DbErr> {
-        check_unprepared(sql)?;
-        self.inner.execute_unprepared(sql).await
-    }
-
-    async fn query_one_raw(&self, stmt: Statement) -> Result<Option<QueryResult>, DbErr> {
-        self.inner.query_one_raw(clean(stmt)).await
-    }
-
-    async fn query_all_raw(&self, stmt: Statement) -> Result<Vec<QueryResult>, DbErr> {
-        self.inner.query_all_raw(clean(stmt)).await
-    }
-}
-
-#[async_trait]
-impl ConnectionTrait for Txn {
+impl<C: ConnectionTrait + Send + Sync> ConnectionTrait for Clean<C> {
     fn get_database_backend(&self) -> DbBackend {
         self.inner.get_database_backend()
     }

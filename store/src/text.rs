@@ -73,14 +73,7 @@ pub fn fits_line(text: &str) -> bool {
 
 /// The longest prefix of `text` of at most `cap` bytes that ends on a character boundary.
 fn cut(text: &str, cap: usize) -> &str {
-    if text.len() <= cap {
-        return text;
-    }
-    let mut end = cap;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
+    &text[..text.floor_char_boundary(cap)]
 }
 
 /// [`line`], owned.
