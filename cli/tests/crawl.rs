@@ -543,6 +543,68 @@ fn each_sources_feeds_are_polled_as_soon_as_its_own_search_ends() {
 }
 
 #[test]
+fn work_that_cannot_be_stored_fails_its_own_source_feed_or_url_never_the_crawl() {
+    let setup = Setup::new(config(37, 4, 4));
+    let hosts: Vec<String> = setup.web.world().sites.iter().map(|site| site.host.clone()).collect();
+    // The archive refuses one source's feeds (its search), another's frontier entries (its
+    // polls) and a third's stories (its articles), as a database may refuse a write.
+    let refuse = |table: &str, column: &str, host: &str| {
+        format!(
+            "CREATE TRIGGER refuse_{table} BEFORE INSERT ON {table} \
+             WHEN NEW.{column} LIKE '%//{host}:%' BEGIN SELECT RAISE(ABORT, 'refused'); END"
+        )
+    };
+    setup.archive(async |archive| {
+        for sql in [
+            refuse("feeds", "url", &hosts[0]),
+            refuse("frontier", "url", &hosts[1]),
+            refuse("stories", "url", &hosts[2]),
+        ] {
+            archive.execute_unprepared(&sql).await.unwrap();
+        }
+    });
+    setup.crawl(&["--host-interval", "0s"]);
+    setup.crawl(&["--host-interval", "0s", "--force-poll"]);
+    let (sources, feeds, stories, entries) = setup.archive(async |archive| {
+        let sources = store::sources::list(archive).await.unwrap();
+        let feeds = store::feeds::list(archive).await.unwrap();
+        let stories = store::stories::page(archive, &Default::default(), 0, 10_000).await.unwrap();
+        let mut entries = Vec::new();
+        for article in setup.web.world().reachable(chrono::Utc::now() - chrono::Duration::days(7)) {
+            let key = normalizer::lossy_url(&setup.web.article_url(&article)).unwrap();
+            entries
+                .push((article.site, store::frontier::by_lossy_url(archive, &key).await.unwrap()));
+        }
+        (sources, feeds, stories, entries)
+    });
+    let on = |url: &str, site: usize| url.contains(&format!("//{}:", hosts[site]));
+    // The first source was searched all the same, and has no feeds.
+    assert!(sources.iter().all(|source| source.discovered_at.is_some()), "{sources:?}");
+    assert!(!feeds.iter().any(|feed| on(&feed.url, 0)), "{feeds:?}");
+    // The second source's polls failed, each recorded as its feed's failure.
+    let second: Vec<_> = feeds.iter().filter(|feed| on(&feed.url, 1)).collect();
+    assert!(!second.is_empty());
+    for feed in &second {
+        let status = feed.last_status.as_deref().unwrap_or_default();
+        assert!(status.starts_with("cannot store the poll: "), "{feed:?}");
+        assert!(feed.failure_count > 0.0 && feed.last_success_at.is_none(), "{feed:?}");
+    }
+    // The third source's articles wait for a retry, with the reason.
+    let third: Vec<_> = entries.iter().filter(|(site, _)| *site == 2).collect();
+    assert!(!third.is_empty());
+    for (_, entry) in &third {
+        let entry = entry.as_ref().expect("queued");
+        assert_eq!(entry.state, store::frontier::State::Pending, "{entry:?}");
+        let error = entry.last_error.as_deref().unwrap_or_default();
+        assert!(error.starts_with("cannot store the page: "), "{entry:?}");
+    }
+    // The fourth source is whole.
+    let fourth = entries.iter().filter(|(site, _)| *site == 3).count();
+    assert!(fourth > 0);
+    assert_eq!(stories.iter().filter(|story| on(&story.story.url, 3)).count(), fourth);
+}
+
+#[test]
 fn a_dead_workers_leases_are_freed_by_its_heartbeat_age_on_any_machine() {
     let setup = Setup::new(config(36, 2, 5));
     let site = setup.web.world().sites[0].clone();
