@@ -22,13 +22,15 @@ pub(crate) enum Counter {
     Known,
     /// URLs deliberately not stored (robots.txt, not HTML, too short).
     Skipped,
+    /// URLs kept for later without a request (their host's robots.txt cannot be read now).
+    Deferred,
     /// Requests or polls that failed.
     Failed,
     /// Fuzzy dedup links found (duplicate or similar).
     Linked,
 }
 
-const COUNTERS: [Counter; 9] = [
+const COUNTERS: [Counter; 10] = [
     Counter::Discovered,
     Counter::Polled,
     Counter::Queued,
@@ -36,6 +38,7 @@ const COUNTERS: [Counter; 9] = [
     Counter::Stored,
     Counter::Known,
     Counter::Skipped,
+    Counter::Deferred,
     Counter::Failed,
     Counter::Linked,
 ];
@@ -50,8 +53,29 @@ impl Counter {
             Counter::Stored => "stories stored",
             Counter::Known => "already known",
             Counter::Skipped => "skipped",
+            Counter::Deferred => "deferred",
             Counter::Failed => "failed",
             Counter::Linked => "dedup links",
+        }
+    }
+}
+
+/// Work in progress, shown while it lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Activity {
+    /// Sources whose feeds and sitemaps are being searched.
+    Searching,
+    /// Feeds and sitemaps being polled.
+    Polling,
+}
+
+const ACTIVITIES: [Activity; 2] = [Activity::Searching, Activity::Polling];
+
+impl Activity {
+    fn describe(self, n: u64) -> String {
+        match self {
+            Activity::Searching => format!("searching {n} source{}", if n == 1 { "" } else { "s" }),
+            Activity::Polling => format!("polling {n} feed{}", if n == 1 { "" } else { "s" }),
         }
     }
 }
@@ -60,12 +84,36 @@ impl Counter {
 #[derive(Debug)]
 pub(crate) struct Progress {
     counts: [AtomicU64; COUNTERS.len()],
+    active: [AtomicU64; ACTIVITIES.len()],
     started: Instant,
+}
+
+/// Counts one piece of work in progress until dropped.
+#[derive(Debug)]
+pub(crate) struct Busy {
+    progress: Arc<Progress>,
+    activity: Activity,
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.progress.active[self.activity as usize].fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl Progress {
     pub(crate) fn new() -> Arc<Progress> {
-        Arc::new(Progress { counts: Default::default(), started: Instant::now() })
+        Arc::new(Progress {
+            counts: Default::default(),
+            active: Default::default(),
+            started: Instant::now(),
+        })
+    }
+
+    /// Counts one piece of work as in progress until the returned guard is dropped.
+    pub(crate) fn begin(self: &Arc<Progress>, activity: Activity) -> Busy {
+        self.active[activity as usize].fetch_add(1, Ordering::Relaxed);
+        Busy { progress: Arc::clone(self), activity }
     }
 
     pub(crate) fn add(&self, counter: Counter, n: u64) {
@@ -76,12 +124,20 @@ impl Progress {
         self.counts[counter as usize].load(Ordering::Relaxed)
     }
 
-    /// `12 polls, 240 pages fetched, 231 stories stored, … in 1m12s`, leaving out zeros.
+    /// `searching 2 sources, 12 polls, 240 pages fetched, 231 stories stored, … in 1m12s`: the
+    /// work in progress, then the counts, leaving out zeros.
     pub(crate) fn summary(&self) -> String {
-        let parts: Vec<String> = COUNTERS
-            .iter()
-            .filter(|&&c| self.get(c) > 0)
-            .map(|&c| format!("{} {}", self.get(c), c.name()))
+        let busy = ACTIVITIES.iter().filter_map(|&activity| {
+            let n = self.active[activity as usize].load(Ordering::Relaxed);
+            (n > 0).then(|| activity.describe(n))
+        });
+        let parts: Vec<String> = busy
+            .chain(
+                COUNTERS
+                    .iter()
+                    .filter(|&&c| self.get(c) > 0)
+                    .map(|&c| format!("{} {}", self.get(c), c.name())),
+            )
             .collect();
         let what = if parts.is_empty() { "nothing to do".to_owned() } else { parts.join(", ") };
         format!("{what} in {}", human(self.started.elapsed()))
@@ -154,6 +210,15 @@ mod tests {
         progress.add(Counter::Fetched, 3);
         progress.add(Counter::Stored, 2);
         assert!(progress.summary().starts_with("3 pages fetched, 2 stories stored in "));
+        let searching = progress.begin(Activity::Searching);
+        let _polling = progress.begin(Activity::Polling);
+        assert!(
+            progress.summary().starts_with("searching 1 source, polling 1 feed, 3 pages fetched"),
+            "{}",
+            progress.summary()
+        );
+        drop(searching);
+        assert!(progress.summary().starts_with("polling 1 feed, 3 pages"));
         assert_eq!(human(Duration::from_secs(3725)), "1h02m");
         assert_eq!(human(Duration::from_secs(185)), "3m05s");
     }

@@ -151,8 +151,26 @@ impl Setup {
         })
     }
 
+    /// No URL is leased and no worker registered: every worker that ran gave its leases back and
+    /// removed itself, or was found dead and removed.
+    fn assert_no_leases_or_workers_left(&self) {
+        let (leased, workers) = self.archive(async |archive| {
+            let leased = store::frontier::lease_owners(archive).await.unwrap();
+            (leased, store::workers::list(archive).await.unwrap())
+        });
+        assert!(leased.is_empty(), "leases left behind: {leased:?}");
+        assert!(workers.is_empty(), "workers left registered: {workers:?}");
+    }
+
     /// Every reachable article leads to a story, and there are no other stories.
     fn assert_reachable_stored_once(&self, extra_stories: u64) {
+        let (count, reachable) = self.assert_reachable_stored();
+        assert_eq!(count, reachable + extra_stories, "one story per reachable article");
+    }
+
+    /// Every reachable article leads to a story. Returns how many stories there are and how many
+    /// articles are reachable.
+    fn assert_reachable_stored(&self) -> (u64, u64) {
         let since = chrono::Utc::now() - chrono::Duration::days(7);
         let reachable = self.web.world().reachable(since);
         let urls: Vec<String> = reachable.iter().map(|a| self.web.article_url(a)).collect();
@@ -173,7 +191,7 @@ impl Setup {
             urls.len(),
             &missing[..missing.len().min(3)]
         );
-        assert_eq!(count, urls.len() as u64 + extra_stories, "one story per reachable article");
+        (count, urls.len() as u64)
     }
 }
 
@@ -343,7 +361,10 @@ on_both_backends! {
 
 fn killed_midway_finishes_on_restart(setup: Setup) {
     let log = setup.dir.path().join("first-crawl.log");
-    let args = setup.crawl_args(&["--host-interval", "20ms"]);
+    // A stable name, as a service has: the worker restarted under it takes back the leases of the
+    // one killed at once (a worker of another name frees them when the heartbeat is two minutes
+    // old, see `a_dead_workers_leases_are_freed_by_its_heartbeat_age_on_any_machine`).
+    let args = setup.crawl_args(&["--host-interval", "20ms", "--worker", "crawler-1"]);
     let mut child = spawn_morgue_logging(setup.dir.path(), &args, &log);
     let midway = setup.web.wait_for(Duration::from_secs(120), |seen| {
         seen.iter().filter(|s| is_article(s)).count() >= 30
@@ -364,11 +385,281 @@ fn killed_midway_finishes_on_restart(setup: Setup) {
         setup.web.world().reachable(chrono::Utc::now() - chrono::Duration::days(7)).len() as u64;
     assert!(stored_before < reachable, "the crawl finished before it was killed");
 
-    setup.crawl(&["--host-interval", "20ms", "--max-time", "5s"]);
+    setup.crawl(&["--host-interval", "20ms", "--max-time", "5s", "--worker", "crawler-1"]);
     setup.assert_reachable_stored_once(0);
-    let leased =
-        setup.archive(async |archive| store::frontier::lease_owners(archive).await.unwrap());
-    assert!(leased.is_empty(), "leases left behind: {leased:?}");
+    setup.assert_no_leases_or_workers_left();
+}
+
+on_both_backends! {
+    garbled_feeds_are_recorded_as_their_own_and_the_crawl_goes_on,
+    garbled_feeds_are_recorded_as_their_own_and_the_crawl_goes_on_on_postgres:
+        garbled_feeds_are_recorded_as_their_own(Config { garbled_feeds: true, ..config(33, 3, 5) });
+}
+
+fn garbled_feeds_are_recorded_as_their_own(setup: Setup) {
+    use testweb::trouble::{GARBLED_HOSTS, LONG_URL_BYTES};
+    // `crawl` asserts that each run exits 0; the second polls every feed again, which used to
+    // fail the same way every time on PostgreSQL.
+    setup.crawl(&["--host-interval", "0s"]);
+    setup.crawl(&["--host-interval", "0s", "--force-poll"]);
+    let (stories, reachable) = setup.assert_reachable_stored();
+    assert!(stories >= reachable);
+    let (feeds, entries) = setup.archive(async |archive| {
+        let feeds = store::feeds::list(archive).await.unwrap();
+        // The entries of the items the garbled feeds list (those that parsed).
+        let mut entries = Vec::new();
+        for host in GARBLED_HOSTS {
+            let name = host.trim_end_matches(".test");
+            for n in 1..=2 {
+                let url = format!("{}/news/{name}-{n}.html", setup.web.origin(host));
+                let key = normalizer::lossy_url(&url).unwrap();
+                if let Some(entry) = store::frontier::by_lossy_url(archive, &key).await.unwrap() {
+                    entries.push(entry);
+                }
+            }
+        }
+        (feeds, entries)
+    });
+    for host in GARBLED_HOSTS {
+        let feed = feeds
+            .iter()
+            .find(|f| f.url.contains(host))
+            .unwrap_or_else(|| panic!("{host}: no feed in {feeds:?}"));
+        let status =
+            feed.last_status.as_deref().unwrap_or_else(|| panic!("{host}: no poll recorded"));
+        assert!(!status.contains('\0'), "{host}: {status:?}");
+        assert!(status.len() <= store::text::MAX_LINE);
+        assert!(feed.last_polled_at.is_some(), "{host}");
+    }
+    let oversize = feeds.iter().find(|f| f.url.contains("oversize.test")).unwrap();
+    assert!(oversize.last_success_at.is_some(), "a well-formed feed with big fields: {oversize:?}");
+
+    for entry in &entries {
+        let title = entry.hint_title.as_deref().unwrap_or_default();
+        assert!(!title.contains('\0') && title.len() <= store::text::MAX_LINE, "{entry:?}");
+        assert!(entry.url.len() < LONG_URL_BYTES);
+    }
+    let big = entries
+        .iter()
+        .find(|e| e.url.ends_with("/news/oversize-1.html"))
+        .expect("the big title's item is queued");
+    assert!(
+        big.hint_title.as_deref().is_some_and(|t| t.starts_with("Headline very long")),
+        "{:?}",
+        big.hint_title
+    );
+    let long_url =
+        format!("{}/news/{}.html", setup.web.origin("oversize.test"), "a".repeat(LONG_URL_BYTES));
+    let key = normalizer::lossy_url(&long_url).unwrap();
+    let queued =
+        setup.archive(async |archive| store::frontier::by_lossy_url(archive, &key).await.unwrap());
+    assert_eq!(queued, None, "a URL too long to keep is left out, not cut");
+    assert!(
+        setup.web.requests().iter().all(|s| s.path.len() < LONG_URL_BYTES),
+        "and never fetched"
+    );
+}
+
+on_both_backends! {
+    a_robots_txt_outage_defers_articles_and_the_next_run_fetches_them,
+    a_robots_txt_outage_defers_articles_and_the_next_run_fetches_them_on_postgres:
+        robots_outage_defers_articles(Config { robots_outage: true, ..config(34, 2, 4) });
+}
+
+fn robots_outage_defers_articles(setup: Setup) {
+    use testweb::trouble::{OUTAGE_ARTICLE_HOST, OUTAGE_ARTICLES};
+    let keys: Vec<String> = OUTAGE_ARTICLES
+        .iter()
+        .map(|path| {
+            normalizer::lossy_url(&format!("{}{path}", setup.web.origin(OUTAGE_ARTICLE_HOST)))
+                .unwrap()
+        })
+        .collect();
+    let entries = |setup: &Setup| {
+        setup.archive(async |archive| {
+            let mut entries = Vec::new();
+            for key in &keys {
+                entries.push(
+                    store::frontier::by_lossy_url(archive, key).await.unwrap().expect("queued"),
+                );
+            }
+            entries
+        })
+    };
+
+    // robots.txt of the articles' host answers 503: nothing is fetched there, nothing is given up.
+    // The first article leased is deferred with the reason; once the host is known to be down,
+    // its other articles are not even leased.
+    let first = setup.crawl(&["--host-interval", "0s"]);
+    assert!(stdout(&first).contains(" deferred"), "{}", stdout(&first));
+    let seen = setup.web.requests();
+    let asked: Vec<&str> =
+        seen.iter().filter(|s| s.host == OUTAGE_ARTICLE_HOST).map(|s| s.path.as_str()).collect();
+    assert_eq!(asked, ["/robots.txt"], "only robots.txt was asked for");
+    let waiting = entries(&setup);
+    for entry in &waiting {
+        assert_eq!(entry.state, store::frontier::State::Pending, "{entry:?}");
+        assert_eq!(entry.attempts, 0, "no attempt was made: {entry:?}");
+        let error = entry.last_error.as_deref();
+        assert!(error.is_none_or(|e| e == "robots.txt unreachable (HTTP 503)"), "{entry:?}");
+    }
+    assert!(waiting.iter().any(|e| e.last_error.is_some()), "{waiting:?}");
+    setup.assert_reachable_stored_once(0);
+
+    // The next run finds robots.txt readable and fetches every article.
+    setup.crawl(&["--host-interval", "0s"]);
+    for entry in entries(&setup) {
+        assert_eq!(entry.state, store::frontier::State::Done, "{entry:?}");
+    }
+    setup.assert_reachable_stored_once(OUTAGE_ARTICLES.len() as u64);
+}
+
+#[test]
+fn each_sources_feeds_are_polled_as_soon_as_its_own_search_ends() {
+    use testweb::trouble::HAYSTACK_HOST;
+    let setup = Setup::new(Config { long_search: true, ..config(35, 1, 4) });
+    // Each of haystack.test's fifty-odd requests waits 50 ms for its turn: its search ends a few
+    // seconds in, while site0.test's ends after four requests.
+    setup.crawl(&["--host-interval", "50ms"]);
+    setup.assert_reachable_stored_once(0);
+    let seen = setup.web.requests();
+    let haystack: Vec<&Seen> = seen.iter().filter(|s| s.host == HAYSTACK_HOST).collect();
+    assert!(haystack.len() > 40, "haystack.test's search tried {} candidates", haystack.len());
+    let search_ended = haystack.last().unwrap().at;
+    let site = &setup.web.world().sites[0];
+    let mut paths = std::collections::HashMap::<&str, usize>::new();
+    let polled = seen.iter().filter(|s| s.host == site.host).find(|s| {
+        let count = paths.entry(s.path.as_str()).or_default();
+        *count += 1;
+        s.path.contains(".xml") && *count == 2
+    });
+    let polled = polled.expect("site0.test's feed was polled");
+    assert!(
+        polled.at < search_ended,
+        "site0.test's feed was polled only after haystack.test's search ended"
+    );
+    let first_article = seen.iter().find(|s| s.host == site.host && is_article(s)).unwrap();
+    assert!(first_article.at < search_ended, "its first article waited for haystack.test's search");
+}
+
+#[test]
+fn work_that_cannot_be_stored_fails_its_own_source_feed_or_url_never_the_crawl() {
+    let setup = Setup::new(config(37, 4, 4));
+    let hosts: Vec<String> = setup.web.world().sites.iter().map(|site| site.host.clone()).collect();
+    // The archive refuses one source's feeds (its search), another's frontier entries (its
+    // polls) and a third's stories (its articles), as a database may refuse a write.
+    let refuse = |table: &str, column: &str, host: &str| {
+        format!(
+            "CREATE TRIGGER refuse_{table} BEFORE INSERT ON {table} \
+             WHEN NEW.{column} LIKE '%//{host}:%' BEGIN SELECT RAISE(ABORT, 'refused'); END"
+        )
+    };
+    setup.archive(async |archive| {
+        for sql in [
+            refuse("feeds", "url", &hosts[0]),
+            refuse("frontier", "url", &hosts[1]),
+            refuse("stories", "url", &hosts[2]),
+        ] {
+            archive.execute_unprepared(&sql).await.unwrap();
+        }
+    });
+    setup.crawl(&["--host-interval", "0s"]);
+    setup.crawl(&["--host-interval", "0s", "--force-poll"]);
+    let (sources, feeds, stories, entries) = setup.archive(async |archive| {
+        let sources = store::sources::list(archive).await.unwrap();
+        let feeds = store::feeds::list(archive).await.unwrap();
+        let stories = store::stories::page(archive, &Default::default(), 0, 10_000).await.unwrap();
+        let mut entries = Vec::new();
+        for article in setup.web.world().reachable(chrono::Utc::now() - chrono::Duration::days(7)) {
+            let key = normalizer::lossy_url(&setup.web.article_url(&article)).unwrap();
+            entries
+                .push((article.site, store::frontier::by_lossy_url(archive, &key).await.unwrap()));
+        }
+        (sources, feeds, stories, entries)
+    });
+    let on = |url: &str, site: usize| url.contains(&format!("//{}:", hosts[site]));
+    // The first source was searched all the same, and has no feeds.
+    assert!(sources.iter().all(|source| source.discovered_at.is_some()), "{sources:?}");
+    assert!(!feeds.iter().any(|feed| on(&feed.url, 0)), "{feeds:?}");
+    // The second source's polls failed, each recorded as its feed's failure.
+    let second: Vec<_> = feeds.iter().filter(|feed| on(&feed.url, 1)).collect();
+    assert!(!second.is_empty());
+    for feed in &second {
+        let status = feed.last_status.as_deref().unwrap_or_default();
+        assert!(status.starts_with("cannot store the poll: "), "{feed:?}");
+        assert!(feed.failure_count > 0.0 && feed.last_success_at.is_none(), "{feed:?}");
+    }
+    // The third source's articles wait for a retry, with the reason.
+    let third: Vec<_> = entries.iter().filter(|(site, _)| *site == 2).collect();
+    assert!(!third.is_empty());
+    for (_, entry) in &third {
+        let entry = entry.as_ref().expect("queued");
+        assert_eq!(entry.state, store::frontier::State::Pending, "{entry:?}");
+        let error = entry.last_error.as_deref().unwrap_or_default();
+        assert!(error.starts_with("cannot store the page: "), "{entry:?}");
+    }
+    // The fourth source is whole.
+    let fourth = entries.iter().filter(|(site, _)| *site == 3).count();
+    assert!(fourth > 0);
+    assert_eq!(stories.iter().filter(|story| on(&story.story.url, 3)).count(), fourth);
+}
+
+#[test]
+fn a_dead_workers_leases_are_freed_by_its_heartbeat_age_on_any_machine() {
+    let setup = Setup::new(config(36, 2, 5));
+    let site = setup.web.world().sites[0].clone();
+    let urls: Vec<String> = setup
+        .web
+        .world()
+        .articles(&site)
+        .iter()
+        .filter(|a| !a.private && !a.stale)
+        .map(|a| setup.web.article_url(a))
+        .collect();
+    let name = setup.web.sources()[0].0.clone();
+    let now = chrono::Utc::now();
+    // Two workers died holding leases for a day: one on another machine, one on this machine as
+    // a process that is still there (a zombie, say); both stopped their heartbeats ten minutes ago.
+    setup.archive(async |archive| {
+        let source = store::sources::by_name(archive, &name).await.unwrap().unwrap();
+        for (i, url) in urls.iter().enumerate() {
+            let new = store::frontier::NewUrl {
+                url: url.clone(),
+                lossy_url: normalizer::lossy_url(url).unwrap(),
+                source_id: source.id,
+                feed_id: None,
+                next_attempt_at: now - chrono::Duration::minutes(20),
+                hint_published_at: None,
+                hint_title: None,
+                hint_meta: None,
+            };
+            store::frontier::enqueue(archive, &new).await.unwrap();
+            let owner =
+                if i % 2 == 0 { "elsewhere:4242".to_owned() } else { format!("{}:1", hostname()) };
+            let ten_minutes_ago = now - chrono::Duration::minutes(10);
+            let worker = store::workers::NewWorker {
+                name: owner.clone(),
+                host: owner.split(':').next().unwrap().to_owned(),
+                pid: 1,
+            };
+            store::workers::register(archive, &worker, ten_minutes_ago).await.unwrap();
+            let leased =
+                store::frontier::lease_due(archive, now, 1, &owner, chrono::Duration::days(1))
+                    .await
+                    .unwrap();
+            assert_eq!(leased.len(), 1);
+        }
+    });
+    setup.crawl(&["--host-interval", "0s"]);
+    setup.assert_reachable_stored_once(0);
+    setup.assert_no_leases_or_workers_left();
+}
+
+/// This machine's name, as morgue reads it.
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|name| name.trim().to_owned())
+        .unwrap_or_else(|_| "localhost".to_owned())
 }
 
 #[test]
@@ -446,9 +737,7 @@ fn run_stops_gracefully_on_sigterm_and_gives_its_leases_back() {
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stdout(&output).contains("pages fetched"), "{}", stdout(&output));
-    let leased =
-        setup.archive(async |archive| store::frontier::lease_owners(archive).await.unwrap());
-    assert!(leased.is_empty(), "leases left behind: {leased:?}");
+    setup.assert_no_leases_or_workers_left();
 }
 
 on_both_backends! {

@@ -3,10 +3,16 @@
 //! [`Client::get`] is how everything the crawler fetches is fetched (discovery, feeds, sitemaps,
 //! articles), so the rules hold across all of it:
 //!
-//! - **robots.txt** is fetched once per host (single-flight: concurrent tasks wait for one fetch)
-//!   and kept for [`ClientConfig::robots_ttl`]. A 4xx means no rules; a 5xx or a network failure
-//!   means everything is disallowed for [`ClientConfig::robots_retry`], then it is fetched again
-//!   (RFC 9309 §2.3.1). Every hop of a redirect chain is checked against its own host's rules.
+//! - **robots.txt** is fetched once per origin (single-flight: concurrent tasks wait for one
+//!   fetch) and kept for [`ClientConfig::robots_ttl`], as RFC 9309 §2.3.1 and Google's crawlers
+//!   treat it ([`RobotsVerdict`]): a 4xx (but 429), or redirects that cannot be followed, mean no
+//!   rules; a 5xx, a 429 or no answer at all (refused, reset, timeout, DNS) mean the host is
+//!   *unreachable*, which is temporary: nothing is fetched from it ([`FetchError::RobotsUnreachable`],
+//!   so callers keep the work for later rather than give it up) and robots.txt is asked for again
+//!   after [`ClientConfig::robots_retry`], doubled at each further failure up to
+//!   [`ClientConfig::robots_retry_max`]. After [`ClientConfig::robots_outage_limit`] of outage the
+//!   last good copy applies, when there is one; without one, everything stays disallowed. Every hop
+//!   of a redirect chain is checked against its own host's rules.
 //! - **Per-host turns** ([`HostGate`]): one request at a time per host, and two request starts to
 //!   one host never closer than the host's interval: the configured one, or its `Crawl-delay` if
 //!   longer. robots.txt fetches take turns too. A redirect to another host takes that host's turn
@@ -25,7 +31,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::OnceCell;
 use tokio::time::Instant;
 use url::Url;
 
@@ -42,8 +47,14 @@ pub struct ClientConfig {
     pub host_interval: Duration,
     /// How long a fetched robots.txt is trusted.
     pub robots_ttl: Duration,
-    /// How long "everything disallowed" lasts after robots.txt could not be fetched.
+    /// How long after a failure to read robots.txt (5xx, 429, no answer) it is asked for again;
+    /// doubled at each further failure in a row, up to [`ClientConfig::robots_retry_max`].
     pub robots_retry: Duration,
+    /// The longest wait between two attempts to read an unreachable robots.txt.
+    pub robots_retry_max: Duration,
+    /// How long robots.txt may stay unreachable before its last good copy (when there is one)
+    /// applies again (Google's crawlers wait 12 hours).
+    pub robots_outage_limit: Duration,
     /// The longest `Retry-After` waited out in place.
     pub max_retry_wait: Duration,
     /// How many times one request is retried in place after 429 or 503.
@@ -58,7 +69,9 @@ impl Default for ClientConfig {
             fetch: FetchConfig::default(),
             host_interval: Duration::from_secs(5),
             robots_ttl: Duration::from_secs(24 * 3600),
-            robots_retry: Duration::from_secs(600),
+            robots_retry: Duration::from_secs(60),
+            robots_retry_max: Duration::from_secs(3600),
+            robots_outage_limit: Duration::from_secs(12 * 3600),
             max_retry_wait: Duration::from_secs(60),
             max_retries: 3,
             max_in_flight: 16,
@@ -108,11 +121,44 @@ pub struct Exchange {
 /// Where exchanges the caller did not ask for go (robots.txt; discovery's candidates).
 pub type Journal = Arc<dyn Fn(Exchange) + Send + Sync>;
 
-#[derive(Debug)]
+/// What robots.txt says about a host now.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RobotsVerdict {
+    /// These rules apply: the fetched robots.txt, none at all (it answered 4xx), or the last good
+    /// copy after a long outage.
+    Rules(Arc<Robots>),
+    /// robots.txt cannot be read now: nothing may be fetched from the host until it is asked for
+    /// again, in `retry_in`.
+    Unreachable {
+        /// What went wrong, for people: `HTTP 503`, `connection error`, `first byte timeout`.
+        reason: String,
+        /// When robots.txt will be asked for again.
+        retry_in: Duration,
+    },
+}
+
+/// What is known of one origin's robots.txt.
+#[derive(Debug, Default)]
+enum RobotsState {
+    /// Never asked for.
+    #[default]
+    Unknown,
+    /// Read (or known to be absent), trusted until `expires`.
+    Known { rules: Arc<Robots>, expires: Instant },
+    /// Could not be read, `failures` times in a row since `since`; asked for again at `retry_at`.
+    Unreachable {
+        reason: String,
+        since: Instant,
+        failures: u32,
+        retry_at: Instant,
+        last_good: Option<Arc<Robots>>,
+    },
+}
+
+#[derive(Debug, Default)]
 struct RobotsEntry {
-    rules: OnceCell<Arc<Robots>>,
-    /// When the rules stop being trusted; set once they are known.
-    expires: Mutex<Option<Instant>>,
+    /// Held while robots.txt is fetched, so that concurrent tasks wait for one fetch.
+    state: tokio::sync::Mutex<RobotsState>,
 }
 
 /// The polite client. Share one per crawl (it is cheap to clone).
@@ -126,6 +172,8 @@ struct Inner {
     gate: HostGate,
     in_flight: Arc<tokio::sync::Semaphore>,
     robots: Mutex<HashMap<String, Arc<RobotsEntry>>>,
+    /// Hosts whose robots.txt is unreachable, and when it will be asked for again.
+    outages: Mutex<HashMap<String, Instant>>,
     journal: Option<Journal>,
     config: ClientConfig,
     agent: String,
@@ -149,6 +197,7 @@ impl Client {
                 gate: HostGate::new(config.host_interval),
                 in_flight: Arc::new(tokio::sync::Semaphore::new(config.max_in_flight.max(1))),
                 robots: Mutex::new(HashMap::new()),
+                outages: Mutex::new(HashMap::new()),
                 journal,
                 config,
                 agent,
@@ -200,45 +249,105 @@ impl Client {
         }
     }
 
-    /// The robots.txt rules for `url`'s host, fetching them when unknown or expired.
+    /// The robots.txt rules for `url`'s host, fetching them when unknown or expired; while
+    /// robots.txt is unreachable, everything is disallowed (see [`Client::robots_verdict`]).
     pub async fn robots(&self, url: &Url) -> Arc<Robots> {
-        let origin = url.origin().ascii_serialization();
-        let entry = {
-            let mut table = self.inner.robots.lock().unwrap_or_else(|p| p.into_inner());
-            let expired = table.get(&origin).is_some_and(|entry| {
-                let expires = entry.expires.lock().unwrap_or_else(|p| p.into_inner());
-                expires.is_some_and(|at| at <= Instant::now())
-            });
-            if expired {
-                table.remove(&origin);
+        match self.robots_verdict(url).await {
+            RobotsVerdict::Rules(rules) => rules,
+            RobotsVerdict::Unreachable { .. } => Arc::new(Robots::disallow_all()),
+        }
+    }
+
+    /// What robots.txt says about `url`'s host now, fetching it when unknown, expired, or due to
+    /// be asked for again after a failure.
+    pub async fn robots_verdict(&self, url: &Url) -> RobotsVerdict {
+        let entry = self.robots_entry(url);
+        let mut state = entry.state.lock().await;
+        if let Some(verdict) = self.verdict_of(&state, Instant::now(), false) {
+            return verdict;
+        }
+        let previous = std::mem::take(&mut *state);
+        *state = self.fetch_robots(url, previous).await;
+        let host = host_key(url).to_ascii_lowercase();
+        let mut outages = self.inner.outages.lock().unwrap_or_else(|p| p.into_inner());
+        match &*state {
+            RobotsState::Unreachable { retry_at, .. } => {
+                outages.insert(host, *retry_at);
             }
-            Arc::clone(table.entry(origin.clone()).or_insert_with(|| {
-                Arc::new(RobotsEntry { rules: OnceCell::new(), expires: Mutex::new(None) })
-            }))
-        };
-        let rules = entry
-            .rules
-            .get_or_init(|| async {
-                let (rules, ttl) = self.fetch_robots(url).await;
-                *entry.expires.lock().unwrap_or_else(|p| p.into_inner()) =
-                    Some(Instant::now() + ttl);
-                Arc::new(rules)
-            })
-            .await;
-        Arc::clone(rules)
+            _ => {
+                outages.remove(&host);
+            }
+        }
+        drop(outages);
+        self.verdict_of(&state, Instant::now(), true).unwrap_or_else(|| {
+            // A state just fetched always has a verdict; this is the cautious answer regardless.
+            RobotsVerdict::Rules(Arc::new(Robots::disallow_all()))
+        })
     }
 
-    /// The robots.txt rules for `url`'s host if they were fetched, expired or not.
-    fn cached_robots(&self, url: &Url) -> Option<Arc<Robots>> {
+    /// The hosts (as [`host_key`] gives them, lower-cased) whose robots.txt is unreachable and not
+    /// yet due to be asked for again: work for them can wait.
+    pub fn unreachable_hosts(&self) -> Vec<String> {
+        let now = Instant::now();
+        let outages = self.inner.outages.lock().unwrap_or_else(|p| p.into_inner());
+        outages
+            .iter()
+            .filter(|(_, retry_at)| **retry_at > now)
+            .map(|(host, _)| host.clone())
+            .collect()
+    }
+
+    fn robots_entry(&self, url: &Url) -> Arc<RobotsEntry> {
         let origin = url.origin().ascii_serialization();
-        let table = self.inner.robots.lock().unwrap_or_else(|p| p.into_inner());
-        table.get(&origin).and_then(|entry| entry.rules.get().cloned())
+        let mut table = self.inner.robots.lock().unwrap_or_else(|p| p.into_inner());
+        Arc::clone(table.entry(origin).or_default())
     }
 
-    async fn fetch_robots(&self, url: &Url) -> (Robots, Duration) {
+    /// The verdict a state gives at `now`, or `None` when robots.txt must be fetched first. A
+    /// state `just_fetched` gives its verdict even when it is already due again (a zero TTL or
+    /// retry wait): the request that fetched it goes by it.
+    fn verdict_of(
+        &self,
+        state: &RobotsState,
+        now: Instant,
+        just_fetched: bool,
+    ) -> Option<RobotsVerdict> {
+        match state {
+            RobotsState::Unknown => None,
+            RobotsState::Known { rules, expires } => {
+                (just_fetched || now < *expires).then(|| RobotsVerdict::Rules(Arc::clone(rules)))
+            }
+            RobotsState::Unreachable { reason, since, retry_at, last_good, .. } => {
+                if now >= *retry_at && !just_fetched {
+                    return None;
+                }
+                let long = now.duration_since(*since) >= self.inner.config.robots_outage_limit;
+                Some(match last_good {
+                    Some(rules) if long => RobotsVerdict::Rules(Arc::clone(rules)),
+                    _ => RobotsVerdict::Unreachable {
+                        reason: reason.clone(),
+                        retry_in: retry_at.saturating_duration_since(now),
+                    },
+                })
+            }
+        }
+    }
+
+    /// The verdict for `url`'s host if robots.txt is known now, without fetching or waiting.
+    fn cached_verdict(&self, url: &Url) -> Option<RobotsVerdict> {
+        let entry = self.robots_entry(url);
+        let state = entry.state.try_lock().ok()?;
+        self.verdict_of(&state, Instant::now(), false)
+    }
+
+    async fn fetch_robots(&self, url: &Url, previous: RobotsState) -> RobotsState {
         let config = &self.inner.config;
+        let known = |rules: Robots| RobotsState::Known {
+            rules: Arc::new(rules),
+            expires: Instant::now() + config.robots_ttl,
+        };
         let Ok(robots_url) = url.join("/robots.txt") else {
-            return (Robots::allow_all(), config.robots_ttl);
+            return known(Robots::allow_all());
         };
         let host = host_key(url).to_owned();
         let result = self
@@ -251,25 +360,51 @@ impl Client {
                 &Polite::new(self, false),
             )
             .await;
-        let outcome = match &result {
+        let read: Result<Robots, String> = match &result {
             Ok(fetched) if fetched.status == 200 => {
                 let rules = Robots::parse(&fetched.body, &self.inner.agent);
                 if let Some(delay) = rules.crawl_delay() {
                     self.inner.gate.set_crawl_delay(&host, delay).await;
                 }
-                (rules, config.robots_ttl)
+                Ok(rules)
             }
-            // Redirects the fetcher could not follow end here too: no rules we can read.
-            Ok(fetched) if (400..500).contains(&fetched.status) => {
-                (Robots::allow_all(), config.robots_ttl)
+            Ok(fetched) if fetched.status == 429 || fetched.status >= 500 => {
+                Err(format!("HTTP {}", fetched.status))
             }
-            Ok(fetched) if (300..400).contains(&fetched.status) => {
-                (Robots::allow_all(), config.robots_ttl)
+            // Other statuses (4xx; 1xx, 2xx other than 200; redirects that could not be followed)
+            // mean there is no robots.txt to obey.
+            Ok(_) => Ok(Robots::allow_all()),
+            // So do more redirects than allowed (RFC 9309 §2.3.1.2) and a redirect off the web.
+            Err(
+                FetchError::TooManyRedirects { .. }
+                | FetchError::RedirectLoop { .. }
+                | FetchError::NotHttp { .. },
+            ) => Ok(Robots::allow_all()),
+            Err(err) => Err(err.status()),
+        };
+        let state = match read {
+            Ok(rules) => known(rules),
+            Err(reason) => {
+                let now = Instant::now();
+                let (since, failures, last_good) = match previous {
+                    RobotsState::Unreachable { since, failures, last_good, .. } => {
+                        (since, failures.saturating_add(1), last_good)
+                    }
+                    RobotsState::Known { rules, .. } => (now, 1, Some(rules)),
+                    RobotsState::Unknown => (now, 1, None),
+                };
+                let wait = retry_wait(config, failures);
+                RobotsState::Unreachable {
+                    reason,
+                    since,
+                    failures,
+                    retry_at: now + wait,
+                    last_good,
+                }
             }
-            _ => (Robots::disallow_all(), config.robots_retry),
         };
         self.journal(Exchange { purpose: Purpose::Robots, url: robots_url, result });
-        outcome
+        state
     }
 }
 
@@ -306,19 +441,29 @@ impl<'c> Polite<'c> {
         if self.check_robots {
             // A host this request already holds had its rules fetched moments ago: use them as
             // they are rather than fetch again (which would need the turn we hold).
-            let robots = match &held_turn {
-                Some(_) => self.client.cached_robots(url),
-                None => Some(self.client.robots(url).await),
+            let verdict = match &held_turn {
+                Some(_) => self.client.cached_verdict(url),
+                None => Some(self.client.robots_verdict(url).await),
             };
             let target = match url.query() {
                 Some(query) => format!("{}?{query}", url.path()),
                 None => url.path().to_owned(),
             };
-            if robots.is_some_and(|robots| !robots.allowed(&target)) {
-                return Err(FetchError::Denied {
-                    url: url.clone(),
-                    reason: "disallowed by robots.txt".to_owned(),
-                });
+            match verdict {
+                Some(RobotsVerdict::Rules(robots)) if !robots.allowed(&target) => {
+                    return Err(FetchError::Denied {
+                        url: url.clone(),
+                        reason: "disallowed by robots.txt".to_owned(),
+                    });
+                }
+                Some(RobotsVerdict::Unreachable { reason, retry_in }) => {
+                    return Err(FetchError::RobotsUnreachable {
+                        url: url.clone(),
+                        reason,
+                        retry_in,
+                    });
+                }
+                _ => {}
             }
         }
         let turn = match held_turn {
@@ -350,6 +495,17 @@ impl BeforeHop for Polite<'_> {
     }
 }
 
+/// How long to wait before asking again for a robots.txt that failed `failures` times in a row:
+/// [`ClientConfig::robots_retry`], doubled at each further failure, at most
+/// [`ClientConfig::robots_retry_max`].
+fn retry_wait(config: &ClientConfig, failures: u32) -> Duration {
+    let doublings = failures.saturating_sub(1).min(20);
+    config
+        .robots_retry
+        .saturating_mul(1 << doublings)
+        .min(config.robots_retry_max.max(config.robots_retry))
+}
+
 /// The key of a URL's host for politeness: its name (or address), lower-cased, port ignored.
 pub fn host_key(url: &Url) -> &str {
     url.host_str().unwrap_or("")
@@ -363,6 +519,16 @@ fn product_token(user_agent: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn robots_retries_back_off_to_a_ceiling() {
+        let config = ClientConfig::default();
+        let waits: Vec<u64> = [1, 2, 3, 6, 7, 100, u32::MAX]
+            .into_iter()
+            .map(|failures| retry_wait(&config, failures).as_secs())
+            .collect();
+        assert_eq!(waits, [60, 120, 240, 1920, 3600, 3600, 3600]);
+    }
 
     #[test]
     fn product_tokens() {

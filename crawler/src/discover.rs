@@ -6,8 +6,11 @@
 //!
 //! Feeds (Media Cloud's feed_seeker and legacy scraper, §5.1 and §5.6 of the reference):
 //! 1. `<link>` tags with a feed `type` (any `rel`);
-//! 2. `<a href>` whose URL ends in `.rss`, `.rdf`, `.atom` or `.xml`, then those containing `rss`,
-//!    `rdf`, `atom`, `xml` or `feed`; off-site anchors count only on known feed hosts;
+//! 2. `<a href>` whose path ends in `.rss`, `.rdf`, `.atom` or `.xml`, then those whose path or
+//!    query contains `rss`, `rdf`, `atom`, `xml` or `feed`; off-site anchors count only on known
+//!    feed hosts (FeedBurner and the like), and there whatever their path. The site's own host is
+//!    never looked at (deviation: feed_seeker and the legacy scraper looked at the whole URL, so
+//!    every page of `ardfernsehen.de` was a feed candidate for its `rdf`);
 //! 3. the usual paths (`/feed`, `/rss.xml`, `?feed=rss2`, …), against the site root and, when the
 //!    homepage is deeper, against its directory too (deviation: feed_seeker guessed only relative
 //!    to the page, missing root feeds of sources whose homepage is a section).
@@ -197,7 +200,11 @@ pub fn feed_candidates(homepage_html: &[u8], homepage: &Url) -> Vec<Candidate> {
             same_site(url, homepage) || url.host_str().is_some_and(|h| FEED_HOSTS.contains(&h))
         })
         .collect();
-    let lower = |url: &Url| url.as_str().to_ascii_lowercase();
+    // What the anchor rules look at: the path and the query, never the host.
+    let lower = |url: &Url| match url.query() {
+        Some(query) => format!("{}?{query}", url.path()).to_ascii_lowercase(),
+        None => url.path().to_ascii_lowercase(),
+    };
     let disqualified = |url: &Url| {
         let text = lower(url);
         NOT_FEEDS.iter().any(|bad| text.contains(bad))
@@ -213,7 +220,10 @@ pub fn feed_candidates(homepage_html: &[u8], homepage: &Url) -> Vec<Candidate> {
     }
     for url in anchors.iter().filter(|url| !disqualified(url)) {
         let text = lower(url);
-        if ["rss", "rdf", "atom", "xml", "feed"].iter().any(|word| text.contains(word)) {
+        // A known feed host is evidence enough by itself.
+        let feed_host = url.host_str().is_some_and(|h| FEED_HOSTS.contains(&h));
+        if feed_host || ["rss", "rdf", "atom", "xml", "feed"].iter().any(|word| text.contains(word))
+        {
             out.push(url.clone(), Via::Anchor);
         }
     }
@@ -414,6 +424,25 @@ mod tests {
         assert!(guesses.contains(&"https://www.daily.example/?feed=rss2".to_owned()));
         let tiers: Vec<Via> = found.iter().map(|c| c.via).collect();
         assert!(tiers.windows(2).all(|pair| pair[0] <= pair[1]), "tiers in order: {tiers:?}");
+    }
+
+    #[test]
+    fn anchor_rules_look_at_the_path_and_query_never_the_host() {
+        let html = br#"<a href="/nachrichten/wetter-1.html">Wetter</a>
+<a href="/sport/">Sport</a><a href="/service/rss.html">RSS</a><a href="/?format=feed">Feed</a>
+<a href="https://www.ardfernsehen.example/kontakt">Kontakt</a>"#;
+        for host in ["www.ardfernsehen.example", "feedback-atom-xml.example"] {
+            let homepage = Url::parse(&format!("https://{host}/")).unwrap();
+            let anchors = urls(&feed_candidates(html, &homepage), Via::Anchor);
+            assert_eq!(
+                anchors,
+                [
+                    format!("https://{host}/service/rss.html"),
+                    format!("https://{host}/?format=feed")
+                ],
+                "{host}"
+            );
+        }
     }
 
     #[test]

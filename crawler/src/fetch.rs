@@ -209,6 +209,19 @@ pub enum FetchError {
         /// Why, for people: `disallowed by robots.txt`.
         reason: String,
     },
+    /// The polite layer held the request back: the host's robots.txt cannot be read now (a 5xx,
+    /// a 429 or no answer), which RFC 9309 §2.3.1.4 makes a full disallow for as long as it lasts.
+    /// Temporary: the request may be made once robots.txt can be read, asked for again in
+    /// `retry_in`.
+    #[error("{url}: robots.txt unreachable ({reason}); asked for again in {}", seconds(*retry_in))]
+    RobotsUnreachable {
+        /// The URL.
+        url: Url,
+        /// What went wrong with robots.txt: `HTTP 503`, `connection error`, `connect timeout`.
+        reason: String,
+        /// When robots.txt will be asked for again.
+        retry_in: Duration,
+    },
     /// Any other failure of the exchange.
     #[error("{url}: request failed")]
     Http {
@@ -235,9 +248,18 @@ impl FetchError {
             FetchError::TooLarge { .. } => "body too large".to_owned(),
             FetchError::BadEncoding { .. } => "decoding error".to_owned(),
             FetchError::Denied { reason, .. } => reason.clone(),
+            FetchError::RobotsUnreachable { reason, .. } => {
+                format!("robots.txt unreachable ({reason})")
+            }
             FetchError::Http { .. } => "fetch error".to_owned(),
         }
     }
+}
+
+/// `90 s`, `12 min`: a wait for people.
+fn seconds(wait: Duration) -> String {
+    let secs = wait.as_secs_f64();
+    if secs < 120.0 { format!("{secs:.0} s") } else { format!("{:.0} min", secs / 60.0) }
 }
 
 /// The future a [`BeforeHop`] hook returns.

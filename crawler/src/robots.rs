@@ -7,9 +7,10 @@
 //! anchors the end; paths and patterns are compared after the same percent-encoding
 //! normalisation. `/robots.txt` itself is always allowed.
 //!
-//! What to do when robots.txt cannot be fetched is the fetcher's policy (RFC 9309 §2.3.1):
-//! a 4xx means no rules ([`Robots::allow_all`]); a 5xx or a network failure means assume
-//! everything is disallowed ([`Robots::disallow_all`]) until a later attempt succeeds.
+//! What to do when robots.txt cannot be fetched is the polite client's policy (RFC 9309 §2.3.1,
+//! see `crate::client`): a 4xx means no rules ([`Robots::allow_all`]); a 5xx, a 429 or a network
+//! failure makes the host unreachable for now, retried with backoff, its last good copy or
+//! [`Robots::disallow_all`] applying after a long outage.
 
 /// The most of a robots.txt that is parsed (the RFC asks for at least 500 KiB).
 pub const MAX_ROBOTS_BYTES: usize = 512 * 1024;

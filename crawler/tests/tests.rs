@@ -3,4 +3,5 @@
 mod conformance;
 mod explore;
 mod fetch;
+mod robots;
 mod support;

@@ -19,6 +19,7 @@ pub use sea_orm_migration::MigratorTrait;
 
 mod m0001_archive;
 mod m0002_word_search;
+mod m0003_workers;
 mod m0004_link_explanations;
 
 /// The archive's migrations, in the order they apply.
@@ -31,6 +32,7 @@ impl MigratorTrait for Migrator {
         vec![
             Box::new(m0001_archive::Migration),
             Box::new(m0002_word_search::Migration),
+            Box::new(m0003_workers::Migration),
             Box::new(m0004_link_explanations::Migration),
         ]
     }

@@ -7,10 +7,10 @@ use migrations::{Migrator, MigratorTrait};
 use sea_orm::sqlx::postgres::{PgConnectOptions, PgConnection};
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
-    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DatabaseTransaction, DbErr,
-    SqliteTransactionMode, TransactionOptions, TransactionTrait,
+    ConnectOptions, ConnectionTrait, Database, DbErr, SqliteTransactionMode, TransactionOptions,
 };
 
+use crate::db::{Db, Txn};
 use crate::error::{Context as _, Error, Result};
 
 /// The database engine behind an archive.
@@ -120,7 +120,8 @@ pub fn mask_password(url: &str) -> String {
 /// Cheap to share by reference across tasks; every repository function takes `&Archive`.
 #[derive(Debug, Clone)]
 pub struct Archive {
-    pub(crate) db: DatabaseConnection,
+    /// The connection pool; every statement's text values pass through [`crate::text::storable`].
+    pub(crate) db: Db,
     backend: Backend,
     display: String,
 }
@@ -181,7 +182,7 @@ impl Archive {
                 (db, Backend::Postgres)
             }
         };
-        Ok(Archive { db, backend, display })
+        Ok(Archive { db: Db::new(db), backend, display })
     }
 
     /// The database engine.
@@ -199,14 +200,14 @@ impl Archive {
     /// Running it on a current archive changes nothing.
     pub async fn migrate(&self) -> Result<MigrationReport> {
         let migrate_err = |err: DbErr| Error::Migrate { source: Box::new(err) };
-        let pending: Vec<String> = Migrator::get_pending_migrations(&self.db)
+        let pending: Vec<String> = Migrator::get_pending_migrations(self.db.raw())
             .await
             .map_err(migrate_err)?
             .iter()
             .map(|migration| migration.name().to_owned())
             .collect();
         if !pending.is_empty() {
-            Migrator::up(&self.db, None).await.map_err(migrate_err)?;
+            Migrator::up(self.db.raw(), None).await.map_err(migrate_err)?;
         }
         let current = self.applied_migrations().await.map_err(migrate_err)?;
         let search_words_filled = crate::search::fill_missing(self).await?;
@@ -229,7 +230,7 @@ impl Archive {
     }
 
     async fn applied_migrations(&self) -> Result<Vec<String>, DbErr> {
-        Ok(Migrator::get_migration_models(&self.db)
+        Ok(Migrator::get_migration_models(self.db.raw())
             .await?
             .into_iter()
             .map(|model| model.version)
@@ -242,7 +243,7 @@ impl Archive {
     /// write lock, fails at once with "database is locked" (`SQLITE_BUSY_SNAPSHOT`, which no busy
     /// timeout waits out). That aborted crawls whose fetch, frontier and story writes overlapped.
     /// PostgreSQL ignores the mode.
-    pub(crate) async fn begin_write(&self) -> Result<DatabaseTransaction> {
+    pub(crate) async fn begin_write(&self) -> Result<Txn> {
         let options = TransactionOptions {
             sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
             ..TransactionOptions::default()

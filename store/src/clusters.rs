@@ -115,7 +115,7 @@ async fn put_members(
         let row = cluster_member::ActiveModel {
             story_id: Set(member.story_id),
             cluster_id: Set(id),
-            relation: Set(member.relation.clone()),
+            relation: Set(crate::text::line_opt(member.relation.as_deref())),
             score: Set(member.score),
         };
         cluster_member::Entity::insert(row)

@@ -16,6 +16,7 @@ use crate::entity::duplicate_link;
 use crate::error::{Context as _, Error, Result};
 use crate::json;
 use crate::sources::inserted_row;
+use crate::text::{self, line_owned};
 
 /// A link to record.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -79,7 +80,7 @@ pub async fn link(archive: &Archive, new: &NewLink) -> Result<(Link, bool)> {
         id: NotSet,
         story_id: Set(new.story_id),
         of_story_id: Set(new.of_story_id),
-        method: Set(new.method.clone()),
+        method: Set(line_owned(&new.method)),
         score: Set(new.score),
         scores: Set(json::encode(&new.scores)),
         thresholds: Set(json::encode(&new.thresholds)),
@@ -98,7 +99,7 @@ pub async fn link(archive: &Archive, new: &NewLink) -> Result<(Link, bool)> {
     let stored = duplicate_link::Entity::find()
         .filter(duplicate_link::Column::StoryId.eq(new.story_id))
         .filter(duplicate_link::Column::OfStoryId.eq(new.of_story_id))
-        .filter(duplicate_link::Column::Method.eq(&new.method))
+        .filter(duplicate_link::Column::Method.eq(text::line(&new.method).as_ref()))
         .one(&archive.db)
         .await
         .doing("reading a duplicate link")?
@@ -114,7 +115,7 @@ pub async fn among(archive: &Archive, story_ids: &[i64], methods: &[&str]) -> Re
     for chunk in story_ids.chunks(500) {
         let rows = duplicate_link::Entity::find()
             .filter(duplicate_link::Column::StoryId.is_in(chunk.iter().copied()))
-            .filter(duplicate_link::Column::Method.is_in(methods.iter().copied()))
+            .filter(duplicate_link::Column::Method.is_in(methods.iter().map(|m| line_owned(m))))
             .order_by_asc(duplicate_link::Column::Id)
             .all(&archive.db)
             .await

@@ -13,6 +13,7 @@ use crate::Archive;
 use crate::entity::feed;
 use crate::error::{Context as _, Error, Result};
 use crate::sources::inserted_row;
+use crate::text::{self, line_opt, line_owned};
 
 /// What a feed URL serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -168,15 +169,17 @@ impl TryFrom<feed::Model> for Feed {
 }
 
 /// Adds a feed unless one with the same key exists. Returns the stored feed and whether it is new.
+/// Text is kept as [`text::line`] says.
 pub async fn add(archive: &Archive, new: &NewFeed) -> Result<(Feed, bool)> {
+    let url_key = text::line(&new.url_key);
     let row = feed::ActiveModel {
         id: NotSet,
         source_id: Set(new.source_id),
-        url: Set(new.url.clone()),
-        url_key: Set(new.url_key.clone()),
+        url: Set(line_owned(&new.url)),
+        url_key: Set(url_key.clone().into_owned()),
         kind: Set(new.kind.as_str().to_owned()),
-        title: Set(new.title.clone()),
-        discovered_via: Set(new.discovered_via.clone()),
+        title: Set(line_opt(new.title.as_deref())),
+        discovered_via: Set(line_owned(&new.discovered_via)),
         depth: Set(new.depth),
         update_hint_secs: Set(new.update_hint_secs),
         etag: Set(None),
@@ -197,7 +200,7 @@ pub async fn add(archive: &Archive, new: &NewFeed) -> Result<(Feed, bool)> {
         .await
         .doing("adding a feed")?;
     let stored = feed::Entity::find()
-        .filter(feed::Column::UrlKey.eq(&new.url_key))
+        .filter(feed::Column::UrlKey.eq(url_key.as_ref()))
         .one(&archive.db)
         .await
         .doing("reading a feed")?
@@ -327,11 +330,11 @@ pub struct Poll {
 }
 
 /// Records a poll's outcome and the next poll time. Validators and the body hash are kept from
-/// the previous poll when this one did not bring new ones.
+/// the previous poll when this one did not bring new ones. Text is kept as [`text::line`] says.
 pub async fn record_poll(archive: &Archive, id: i64, poll: &Poll) -> Result<Feed> {
     let mut row: feed::ActiveModel = feed::ActiveModel {
         last_polled_at: Set(Some(poll.polled_at)),
-        last_status: Set(Some(poll.status.clone())),
+        last_status: Set(Some(line_owned(&poll.status))),
         failure_count: Set(poll.failure_count),
         poll_interval_secs: Set(poll.poll_interval_secs),
         next_poll_at: Set(Some(poll.next_poll_at)),
@@ -344,13 +347,13 @@ pub async fn record_poll(archive: &Archive, id: i64, poll: &Poll) -> Result<Feed
         row.last_new_item_at = Set(Some(poll.polled_at));
     }
     if poll.etag.is_some() {
-        row.etag = Set(poll.etag.clone());
+        row.etag = Set(line_opt(poll.etag.as_deref()));
     }
     if poll.last_modified.is_some() {
-        row.last_modified = Set(poll.last_modified.clone());
+        row.last_modified = Set(line_opt(poll.last_modified.as_deref()));
     }
     if poll.body_hash.is_some() {
-        row.body_hash = Set(poll.body_hash.clone());
+        row.body_hash = Set(line_opt(poll.body_hash.as_deref()));
     }
     if poll.update_hint_secs.is_some() {
         row.update_hint_secs = Set(poll.update_hint_secs);

@@ -16,6 +16,7 @@ use crate::Archive;
 use crate::entity::fetch;
 use crate::error::{Context as _, Error, Result};
 use crate::json;
+use crate::text::{MAX_TEXT, line_opt, line_owned};
 
 /// One response (or one failed request) as the crawler saw it.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,24 +76,26 @@ fn compress(body: &[u8]) -> Vec<u8> {
     encoder.finish().unwrap_or_default()
 }
 
-/// Archives a fetch. Returns its id.
+/// Archives a fetch. Returns its id. The body is kept whole; text is kept as [`crate::text`] says
+/// (URLs, the content type and the error as one-line values; header names and values, which the
+/// HTTP client bounds already, up to [`MAX_TEXT`]).
 pub async fn insert(archive: &Archive, raw: &RawFetch) -> Result<i64> {
     let body_len = i64::try_from(raw.body.len()).unwrap_or(i64::MAX);
     let row = fetch::ActiveModel {
         id: NotSet,
         frontier_id: Set(raw.frontier_id),
         feed_id: Set(raw.feed_id),
-        requested_url: Set(raw.requested_url.clone()),
-        final_url: Set(raw.final_url.clone()),
+        requested_url: Set(line_owned(&raw.requested_url)),
+        final_url: Set(line_owned(&raw.final_url)),
         redirect_chain: Set(json::encode(&raw.redirect_chain)),
         status: Set(raw.status.map(i32::from)),
-        headers: Set(json::encode(&raw.headers)),
-        content_type: Set(raw.content_type.clone()),
+        headers: Set(json::encode_capped(&raw.headers, MAX_TEXT)),
+        content_type: Set(line_opt(raw.content_type.as_deref())),
         body: Set(Some(compress(&raw.body))),
         body_encoding: Set("gzip".to_owned()),
         body_len: Set(body_len),
         body_sha256: Set(Some(sha256_hex(&raw.body))),
-        error: Set(raw.error.clone()),
+        error: Set(line_opt(raw.error.as_deref())),
         started_at: Set(raw.started_at),
         first_byte_ms: Set(raw.first_byte_ms.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX))),
         total_ms: Set(raw.total_ms.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX))),

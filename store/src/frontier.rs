@@ -17,6 +17,7 @@ use crate::entity::frontier;
 use crate::error::{Context as _, Error, Result};
 use crate::json;
 use crate::sources::inserted_row;
+use crate::text::{self, line_opt, line_owned};
 
 /// Where a URL is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -143,13 +144,14 @@ impl TryFrom<frontier::Model> for Entry {
 }
 
 /// Enqueues a URL unless its lossy key is already in the frontier. Returns the stored entry and
-/// whether it is new.
+/// whether it is new. Text is kept as [`text::line`] says (callers skip URLs that do not
+/// [`text::fits_line`]: a cut URL leads elsewhere).
 pub async fn enqueue(archive: &Archive, new: &NewUrl) -> Result<(Entry, bool)> {
     let row = frontier::ActiveModel {
         id: NotSet,
-        url: Set(new.url.clone()),
-        lossy_url: Set(new.lossy_url.clone()),
-        host: Set(host_of(&new.url)),
+        url: Set(line_owned(&new.url)),
+        lossy_url: Set(line_owned(&new.lossy_url)),
+        host: Set(line_owned(&host_of(&new.url))),
         source_id: Set(new.source_id),
         feed_id: Set(new.feed_id),
         state: Set(State::Pending.as_str().to_owned()),
@@ -159,7 +161,7 @@ pub async fn enqueue(archive: &Archive, new: &NewUrl) -> Result<(Entry, bool)> {
         lease_until: Set(None),
         discovered_at: Set(Utc::now()),
         hint_published_at: Set(new.hint_published_at),
-        hint_title: Set(new.hint_title.clone()),
+        hint_title: Set(line_opt(new.hint_title.as_deref())),
         hint_meta: Set(new.hint_meta.as_ref().map(json::encode)),
         last_error: Set(None),
     };
@@ -188,7 +190,7 @@ pub async fn last_slot(archive: &Archive, host: &str) -> Result<Option<DateTime<
     let last: Option<Option<DateTime<Utc>>> = frontier::Entity::find()
         .select_only()
         .column_as(frontier::Column::NextAttemptAt.max(), "last")
-        .filter(frontier::Column::Host.eq(host))
+        .filter(frontier::Column::Host.eq(text::line(host).as_ref()))
         .filter(frontier::Column::State.eq(State::Pending.as_str()))
         .into_tuple()
         .one(&archive.db)
@@ -207,10 +209,10 @@ pub async fn get(archive: &Archive, id: i64) -> Result<Entry> {
         .try_into()
 }
 
-/// The entry with this lossy key, if any.
+/// The entry with this lossy key (as [`text::line`] keeps it), if any.
 pub async fn by_lossy_url(archive: &Archive, lossy_url: &str) -> Result<Option<Entry>> {
     frontier::Entity::find()
-        .filter(frontier::Column::LossyUrl.eq(lossy_url))
+        .filter(frontier::Column::LossyUrl.eq(text::line(lossy_url).as_ref()))
         .one(&archive.db)
         .await
         .doing("reading a frontier entry")?
@@ -252,6 +254,8 @@ pub struct LeaseRequest<'a> {
     pub owner: &'a str,
     /// How long the lease lasts.
     pub lease_for: Duration,
+    /// Hosts whose entries are left alone for now (their robots.txt cannot be read, say).
+    pub skip_hosts: &'a [String],
 }
 
 /// Leases up to `limit` due entries to `owner` until `now + lease_for`, oldest due first.
@@ -265,16 +269,26 @@ pub async fn lease_due(
     owner: &str,
     lease_for: Duration,
 ) -> Result<Vec<Entry>> {
-    lease(archive, &LeaseRequest { now, fresh_until: now, limit, owner, lease_for }).await
+    lease(
+        archive,
+        &LeaseRequest { now, fresh_until: now, limit, owner, lease_for, skip_hosts: &[] },
+    )
+    .await
 }
 
 /// Leases due entries as `request` says, earliest due first.
 pub async fn lease(archive: &Archive, request: &LeaseRequest<'_>) -> Result<Vec<Entry>> {
-    let LeaseRequest { now, fresh_until, limit, owner, lease_for } = *request;
-    let candidates: Vec<i64> = frontier::Entity::find()
+    let LeaseRequest { now, fresh_until, limit, owner, lease_for, skip_hosts } = *request;
+    let mut query = frontier::Entity::find()
         .select_only()
         .column(frontier::Column::Id)
-        .filter(leasable(now, fresh_until))
+        .filter(leasable(now, fresh_until));
+    if !skip_hosts.is_empty() {
+        query = query.filter(
+            frontier::Column::Host.is_not_in(skip_hosts.iter().map(|host| line_owned(host))),
+        );
+    }
+    let candidates: Vec<i64> = query
         .order_by_asc(frontier::Column::NextAttemptAt)
         .order_by_asc(frontier::Column::Id)
         .limit(limit)
@@ -288,7 +302,7 @@ pub async fn lease(archive: &Archive, request: &LeaseRequest<'_>) -> Result<Vec<
         // Compare-and-set: only one worker's update matches a still-leasable row.
         let result = frontier::Entity::update_many()
             .col_expr(frontier::Column::State, Expr::value(State::Leased.as_str()))
-            .col_expr(frontier::Column::LeaseOwner, Expr::value(owner))
+            .col_expr(frontier::Column::LeaseOwner, Expr::value(text::line(owner).as_ref()))
             .col_expr(frontier::Column::LeaseUntil, Expr::value(until))
             .col_expr(frontier::Column::Attempts, Expr::col(frontier::Column::Attempts).add(1))
             .filter(frontier::Column::Id.eq(id))
@@ -316,7 +330,7 @@ pub async fn settle(
         state: Set(state.as_str().to_owned()),
         lease_owner: Set(None),
         lease_until: Set(None),
-        last_error: Set(last_error.map(str::to_owned)),
+        last_error: Set(line_opt(last_error)),
         ..Default::default()
     };
     if let Some(at) = next_attempt_at {
@@ -330,6 +344,34 @@ pub async fn settle(
         .doing("settling a frontier entry")?;
     if result.rows_affected == 0 {
         return Err(Error::NotFound { what: format!("frontier entry {id}") });
+    }
+    get(archive, id).await
+}
+
+/// Ends a lease that did not get as far as a request (the host's robots.txt could not be read):
+/// the entry is pending again, due at `at`, with `reason` (as [`text::line`] keeps it) as its last
+/// error, and the attempt its lease counted is taken back.
+pub async fn defer(archive: &Archive, id: i64, reason: &str, at: DateTime<Utc>) -> Result<Entry> {
+    let update = || {
+        frontier::Entity::update_many()
+            .col_expr(frontier::Column::State, Expr::value(State::Pending.as_str()))
+            .col_expr(frontier::Column::LeaseOwner, Expr::value(Option::<String>::None))
+            .col_expr(frontier::Column::LeaseUntil, Expr::value(Option::<DateTime<Utc>>::None))
+            .col_expr(frontier::Column::LastError, Expr::value(line_owned(reason)))
+            .col_expr(frontier::Column::NextAttemptAt, Expr::value(at))
+            .filter(frontier::Column::Id.eq(id))
+    };
+    let result = update()
+        .col_expr(frontier::Column::Attempts, Expr::col(frontier::Column::Attempts).sub(1))
+        .filter(frontier::Column::Attempts.gt(0))
+        .exec(&archive.db)
+        .await
+        .doing("deferring a frontier entry")?;
+    if result.rows_affected == 0 {
+        let result = update().exec(&archive.db).await.doing("deferring a frontier entry")?;
+        if result.rows_affected == 0 {
+            return Err(Error::NotFound { what: format!("frontier entry {id}") });
+        }
     }
     get(archive, id).await
 }
@@ -358,7 +400,7 @@ pub async fn release(archive: &Archive, owner: &str, now: DateTime<Utc>) -> Resu
         .col_expr(frontier::Column::LeaseUntil, Expr::value(Option::<DateTime<Utc>>::None))
         .col_expr(frontier::Column::NextAttemptAt, Expr::value(now))
         .filter(frontier::Column::State.eq(State::Leased.as_str()))
-        .filter(frontier::Column::LeaseOwner.eq(owner))
+        .filter(frontier::Column::LeaseOwner.eq(text::line(owner).as_ref()))
         .exec(&archive.db)
         .await
         .doing("releasing leases")?;

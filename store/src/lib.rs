@@ -14,7 +14,12 @@
 //! - [`sentences`]: which story first had each sentence, per source and week;
 //! - [`signatures`]: each story's fuzzy-dedup signals, for comparing later batches;
 //! - [`duplicates`]: duplicate links between stories, with method, scores and thresholds;
-//! - [`clusters`]: story clusters and their representatives.
+//! - [`clusters`]: story clusters and their representatives;
+//! - [`workers`]: the crawl processes sharing the archive, and their heartbeats.
+//!
+//! Text reaches the database through one boundary ([`text`]): NUL, which PostgreSQL refuses,
+//! becomes U+FFFD in every statement, and every column's length is capped, the same way on both
+//! backends.
 //!
 //! This is the only crate that names `sea_orm`: entities, active models and driver errors never
 //! leave it. Uniqueness lives in the schema (lossy URL, story URL, feed key, source name), so
@@ -27,6 +32,7 @@
 //! ```
 
 mod archive;
+mod db;
 mod entity;
 mod error;
 mod json;
@@ -42,6 +48,8 @@ pub mod sentences;
 pub mod signatures;
 pub mod sources;
 pub mod stories;
+pub mod text;
+pub mod workers;
 
 pub use archive::{Archive, Backend, Location, MigrationReport, OpenMode, mask_password};
 pub use error::{Error, Result};

@@ -6,6 +6,7 @@ use sea_orm::{ActiveValue::NotSet, ColumnTrait, EntityTrait, QueryFilter, QueryO
 use crate::Archive;
 use crate::entity::media_source;
 use crate::error::{Context as _, Error, Result};
+use crate::text::{self, line_owned};
 
 /// A source to add.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,14 +73,14 @@ impl Added {
 }
 
 /// Adds a source. Adding the same name and homepage again is a no-op; the same name with another
-/// homepage is a [`Error::Conflict`].
+/// homepage is a [`Error::Conflict`]. Every field is kept as [`text::line`] says.
 pub async fn add(archive: &Archive, new: &NewSource) -> Result<Added> {
     let row = media_source::ActiveModel {
         id: NotSet,
-        name: Set(new.name.clone()),
-        homepage: Set(new.homepage.clone()),
-        canonical_domain: Set(new.canonical_domain.clone()),
-        timezone: Set(new.timezone.clone()),
+        name: Set(line_owned(&new.name)),
+        homepage: Set(line_owned(&new.homepage)),
+        canonical_domain: Set(line_owned(&new.canonical_domain)),
+        timezone: Set(line_owned(&new.timezone)),
         created_at: Set(Utc::now()),
         discovered_at: Set(None),
     };
@@ -94,7 +95,7 @@ pub async fn add(archive: &Archive, new: &NewSource) -> Result<Added> {
     if inserted_row(&inserted) {
         return Ok(Added::New(existing));
     }
-    if existing.homepage != new.homepage {
+    if existing.homepage != text::line(&new.homepage) {
         return Err(Error::Conflict {
             what: format!(
                 "a media source named {:?} already exists with homepage {}",
@@ -120,10 +121,10 @@ pub async fn get(archive: &Archive, id: i64) -> Result<Source> {
         .ok_or_else(|| Error::NotFound { what: format!("media source {id}") })
 }
 
-/// The source with this name, if any.
+/// The source with this name (as [`text::line`] keeps it), if any.
 pub async fn by_name(archive: &Archive, name: &str) -> Result<Option<Source>> {
     Ok(media_source::Entity::find()
-        .filter(media_source::Column::Name.eq(name))
+        .filter(media_source::Column::Name.eq(text::line(name).as_ref()))
         .one(&archive.db)
         .await
         .doing("reading a media source")?

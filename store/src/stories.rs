@@ -20,6 +20,7 @@ use crate::error::{Context as _, Error, Result};
 use crate::json;
 use crate::search;
 use crate::sources::inserted_row;
+use crate::text::{self, line_opt, line_owned, long_owned};
 
 /// A story to insert.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -194,8 +195,32 @@ impl TryFrom<story_url::Model> for StoryUrl {
     }
 }
 
-/// Inserts a story unless its lossy URL is already stored, and records its first URL.
+/// A story's fields as the archive keeps them: the text as [`text::long`], every other string as
+/// [`text::line`] (authors and provenance inside their JSON documents).
+fn stored_fields(new: &NewStory) -> NewStory {
+    NewStory {
+        source_id: new.source_id,
+        fetch_id: new.fetch_id,
+        url: line_owned(&new.url),
+        lossy_url: line_owned(&new.lossy_url),
+        canonical_url: line_opt(new.canonical_url.as_deref()),
+        title: line_opt(new.title.as_deref()),
+        normalized_title: line_opt(new.normalized_title.as_deref()),
+        text: long_owned(&new.text),
+        language: line_opt(new.language.as_deref()),
+        authors: json::decode(&json::encode(&new.authors), "story authors").unwrap_or_default(),
+        published_at: new.published_at,
+        published_day: new.published_day,
+        provenance: json::decode(&json::encode(&new.provenance), "story provenance")
+            .unwrap_or_default(),
+        extractor_version: line_owned(&new.extractor_version),
+    }
+}
+
+/// Inserts a story unless its lossy URL is already stored, and records its first URL. Text is kept
+/// as [`text`] says.
 pub async fn insert(archive: &Archive, new: &NewStory) -> Result<Inserted> {
+    let new = &stored_fields(new);
     let txn = archive.begin_write().await?;
     let row = story::ActiveModel {
         id: NotSet,
@@ -235,7 +260,7 @@ pub async fn insert(archive: &Archive, new: &NewStory) -> Result<Inserted> {
 
 async fn find_by_lossy_url(db: &impl ConnectionTrait, lossy_url: &str) -> Result<Option<Story>> {
     story::Entity::find()
-        .filter(story::Column::LossyUrl.eq(lossy_url))
+        .filter(story::Column::LossyUrl.eq(text::line(lossy_url).as_ref()))
         .one(db)
         .await
         .doing("reading a story")?
@@ -250,11 +275,12 @@ async fn insert_url(
     lossy_url: &str,
     kind: UrlKind,
 ) -> Result<(StoryUrl, bool)> {
+    let url = text::line(url);
     let row = story_url::ActiveModel {
         id: NotSet,
         story_id: Set(story_id),
-        url: Set(url.to_owned()),
-        lossy_url: Set(lossy_url.to_owned()),
+        url: Set(url.clone().into_owned()),
+        lossy_url: Set(line_owned(lossy_url)),
         kind: Set(kind.as_str().to_owned()),
         created_at: Set(Utc::now()),
     };
@@ -264,7 +290,7 @@ async fn insert_url(
         .await
         .doing("recording a story URL")?;
     let stored = story_url::Entity::find()
-        .filter(story_url::Column::Url.eq(url))
+        .filter(story_url::Column::Url.eq(url.as_ref()))
         .one(db)
         .await
         .doing("reading a story URL")?
@@ -299,6 +325,7 @@ pub async fn page_for_reextraction(
 /// language, authors, publication time and day, provenance and extractor version. The URLs the
 /// story is known by and its source never change.
 pub async fn replace_extraction(archive: &Archive, id: i64, new: &NewStory) -> Result<Story> {
+    let new = &stored_fields(new);
     let row = story::ActiveModel {
         canonical_url: Set(new.canonical_url.clone()),
         title: Set(new.title.clone()),
@@ -367,7 +394,7 @@ pub async fn set_sentence_removal(
 ) -> Result<()> {
     let txn = archive.begin_write().await?;
     let result = story::Entity::update_many()
-        .col_expr(story::Column::SearchableText, Expr::value(searchable_text.map(str::to_owned)))
+        .col_expr(story::Column::SearchableText, Expr::value(searchable_text.map(long_owned)))
         .filter(story::Column::Id.eq(story_id))
         .exec(&txn)
         .await
@@ -386,7 +413,7 @@ pub async fn set_sentence_removal(
             id: NotSet,
             story_id: Set(story_id),
             position: Set(removed.position),
-            sentence: Set(removed.sentence.clone()),
+            sentence: Set(long_owned(&removed.sentence)),
             owner_story_id: Set(removed.owner_story_id),
         });
         removed_sentence::Entity::insert_many(rows)
@@ -454,7 +481,7 @@ pub(crate) async fn oldest_recorded(
     let ids: Vec<i64> = story_url::Entity::find()
         .select_only()
         .column(story_url::Column::StoryId)
-        .filter(story_url::Column::LossyUrl.is_in(lossy_urls.iter().copied()))
+        .filter(story_url::Column::LossyUrl.is_in(lossy_urls.iter().map(|key| line_owned(key))))
         .into_tuple()
         .all(db)
         .await
@@ -478,7 +505,7 @@ pub async fn by_any_lossy_url(archive: &Archive, lossy_url: &str) -> Result<Opti
 /// The story a URL was recorded for (exactly this URL, any kind), if any.
 pub async fn by_url(archive: &Archive, url: &str) -> Result<Option<Story>> {
     let found = story_url::Entity::find()
-        .filter(story_url::Column::Url.eq(url))
+        .filter(story_url::Column::Url.eq(text::line(url).as_ref()))
         .one(&archive.db)
         .await
         .doing("reading a story URL")?;
@@ -512,7 +539,7 @@ pub async fn title_match(
     story::Entity::find()
         .filter(story::Column::SourceId.eq(source_id))
         .filter(story::Column::PublishedDay.eq(day))
-        .filter(story::Column::NormalizedTitle.eq(normalized_title))
+        .filter(story::Column::NormalizedTitle.eq(text::line(normalized_title).as_ref()))
         .filter(story::Column::Id.ne(excluding))
         .order_by_asc(story::Column::Id)
         .one(&archive.db)
@@ -559,7 +586,7 @@ pub async fn page(
         query = query.filter(story::Column::PublishedDay.lte(day));
     }
     if let Some(language) = &filter.language {
-        query = query.filter(story::Column::Language.eq(language.as_str()));
+        query = query.filter(story::Column::Language.eq(text::line(language).as_ref()));
     }
     if !filter.words.is_empty() {
         let backend = archive.db.get_database_backend();

@@ -128,6 +128,7 @@ on_both_backends! {
             limit: 10,
             owner: "w",
             lease_for: Duration::minutes(5),
+            skip_hosts: &[],
         };
         assert!(frontier::lease(archive, &request(crate::at(3, 0))).await.unwrap().is_empty());
         let early = frontier::lease(archive, &request(crate::at(10, 0))).await.unwrap();
@@ -135,5 +136,40 @@ on_both_backends! {
         // A retry is due only at its time, however far `fresh_until` reaches.
         frontier::settle(archive, early[0].id, State::Pending, Some("HTTP 500"), Some(crate::at(4, 0))).await.unwrap();
         assert!(frontier::lease(archive, &request(crate::at(10, 0))).await.unwrap().is_empty());
+    }
+
+    async fn a_deferred_entry_keeps_its_attempts_and_skipped_hosts_wait(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let (a, _) = frontier::enqueue(archive, &new(source.id, "a")).await.unwrap();
+        let mut other = new(source.id, "b");
+        other.url = "https://news.other.example/b".to_owned();
+        other.lossy_url = "http://news.other.example/b".to_owned();
+        let (b, _) = frontier::enqueue(archive, &other).await.unwrap();
+
+        let skip = ["news.other.example".to_owned()];
+        let request = frontier::LeaseRequest {
+            now: crate::at(3, 1),
+            fresh_until: crate::at(3, 1),
+            limit: 10,
+            owner: "w",
+            lease_for: Duration::minutes(5),
+            skip_hosts: &skip,
+        };
+        let leased = frontier::lease(archive, &request).await.unwrap();
+        assert_eq!(leased.iter().map(|e| e.id).collect::<Vec<_>>(), vec![a.id], "b's host waits");
+        assert_eq!(leased[0].attempts, 1);
+
+        let reason = "robots.txt unreachable (HTTP 503)";
+        let deferred = frontier::defer(archive, a.id, reason, crate::at(3, 2)).await.unwrap();
+        assert_eq!(deferred.state, State::Pending);
+        assert_eq!(deferred.attempts, 0, "nothing was requested: no attempt counted");
+        assert_eq!(deferred.lease_owner, None);
+        assert_eq!(deferred.next_attempt_at, crate::at(3, 2));
+        assert_eq!(deferred.last_error.as_deref(), Some(reason));
+        // Never attempted, so a pass that takes fresh entries early may take it again.
+        let early = frontier::LeaseRequest { skip_hosts: &[], fresh_until: crate::at(4, 0), ..request };
+        let again = frontier::lease(archive, &early).await.unwrap();
+        assert_eq!(again.iter().map(|e| e.id).collect::<Vec<_>>(), vec![b.id, a.id], "earliest due first");
+        assert!(frontier::defer(archive, 999_999, reason, crate::at(3, 2)).await.is_err());
     }
 }

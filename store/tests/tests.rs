@@ -19,6 +19,9 @@ mod sentences;
 mod signatures;
 mod sources;
 mod stories;
+// The text boundary: every column, arbitrary strings, both backends.
+mod text;
+mod workers;
 
 use chrono::{DateTime, TimeZone, Utc};
 use store::Archive;

@@ -204,7 +204,7 @@ fn homepage(host: &str) -> String {
 }
 
 /// A short but real article, so that a crawl that gets through stores it.
-fn article_html(path: &str, headline: &str, charset: &str) -> String {
+pub(crate) fn article_html(path: &str, headline: &str, charset: &str) -> String {
     let sentences = [
         "The owners of the small shops along the river said on Monday that the plan had been rushed through without a proper consultation.",
         "Several of them had written to the council in the spring, but they said none of their letters had received an answer.",

@@ -3,9 +3,9 @@
 //!
 //! [`TestWeb::start`] binds `127.0.0.1:0` and serves every site from that one port, telling them
 //! apart by the `Host` header: site *n* is `site<n>.test` (also reachable as `www.` and `m.`), the
-//! hostile sites have names of their own ([`hostile::HOSTS`]). A crawler reaches them by resolving
-//! `*.test` to `127.0.0.1` (morgue: `--resolve '*.test=127.0.0.1' --allow-private-addresses`), and
-//! URLs carry the port: `http://site3.test:41234/`.
+//! hostile and troubled sites have names of their own ([`hostile::HOSTS`], [`trouble`]). A crawler
+//! reaches them by resolving `*.test` to `127.0.0.1` (morgue: `--resolve '*.test=127.0.0.1'
+//! --allow-private-addresses`), and URLs carry the port: `http://site3.test:41234/`.
 //!
 //! What the sites hold is a pure function of a [`Config`] ([`world`] describes the variety: feed
 //! and sitemap styles, robots.txt rules, redirects, tracking parameters, syndicated wire copies).
@@ -26,6 +26,7 @@ mod hostile;
 mod http;
 mod pages;
 mod text;
+pub mod trouble;
 pub mod world;
 
 use std::net::SocketAddr;
@@ -136,8 +137,8 @@ impl TestWeb {
         format!("{}{}", self.origin(&site.host), article.path)
     }
 
-    /// Every site as a media source, `(name, homepage)`: the friendly ones, then the hostile ones
-    /// if the config asked for them.
+    /// Every site as a media source, `(name, homepage)`: the friendly ones, then the hostile and
+    /// troubled ones the config asked for.
     pub fn sources(&self) -> Vec<(String, String)> {
         let mut sources: Vec<(String, String)> = self
             .world
@@ -149,6 +150,9 @@ impl TestWeb {
             for host in hostile::HOSTS {
                 sources.push((host.to_owned(), format!("{}/", self.origin(host))));
             }
+        }
+        for host in trouble::source_hosts(&self.world.config) {
+            sources.push((host.to_owned(), format!("{}/", self.origin(host))));
         }
         sources
     }
@@ -184,12 +188,15 @@ impl Drop for TestWeb {
 
 fn handler(world: Arc<World>, log: Arc<Log>) -> http::Handler {
     let hostile = hostile::Hostile::default();
+    let trouble = trouble::Trouble::default();
     Arc::new(move |request: &Request| {
         let at = Instant::now();
         let host = request.host.as_str();
         let response = if world.config.hostile
             && let Some(response) = hostile.respond(request, world.config.now)
         {
+            response
+        } else if let Some(response) = trouble.respond(request, &world.config, world.config.now) {
             response
         } else {
             match world.site_by_host(host) {

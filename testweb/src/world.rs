@@ -49,6 +49,12 @@ pub struct Config {
     pub wire_percent: usize,
     /// Adds the hostile sites (see [`crate::hostile`]).
     pub hostile: bool,
+    /// Adds the sites with garbled feeds (see [`crate::trouble`]).
+    pub garbled_feeds: bool,
+    /// Adds a site whose articles' host has its robots.txt answer `503` once.
+    pub robots_outage: bool,
+    /// Adds a site whose discovery tries every candidate.
+    pub long_search: bool,
 }
 
 impl Config {
@@ -67,6 +73,9 @@ impl Config {
             crawl_delay_every: 0,
             wire_percent: 20,
             hostile: false,
+            garbled_feeds: false,
+            robots_outage: false,
+            long_search: false,
         }
     }
 }

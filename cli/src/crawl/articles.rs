@@ -1,4 +1,5 @@
-//! Phase three: lease due URLs, fetch them politely, archive, extract and store.
+//! Stage three: lease due URLs, fetch them politely, archive, extract and store, while the round's
+//! searches and polls may still queue more.
 
 use std::sync::Arc;
 
@@ -7,6 +8,7 @@ use chrono::{DateTime, Duration, Utc};
 use crawler::explore::PAGE_ACCEPT;
 use crawler::fetch::{FetchError, Fetched, Validators};
 use store::frontier::{Entry, LeaseRequest, State};
+use tokio::sync::watch;
 use tokio::task::JoinSet;
 use url::Url;
 
@@ -17,27 +19,47 @@ use crate::progress::Counter;
 /// Attempts before a URL is given up on.
 const MAX_ATTEMPTS: i32 = 4;
 
+/// How long a URL may wait for its host's robots.txt to become readable, counted from when it was
+/// queued: after that the outage is taken as a full disallow and the URL is skipped.
+const ROBOTS_GIVE_UP: Duration = Duration::days(30);
+
 /// How a fetched article ends.
 enum Settle {
     Done,
     Skipped(String),
-    Retry { error: String, at: Option<DateTime<Utc>> },
+    Retry {
+        error: String,
+        at: Option<DateTime<Utc>>,
+    },
     Failed(String),
+    /// Not requested: kept for `at`, its attempt not counted.
+    Deferred {
+        reason: String,
+        at: DateTime<Utc>,
+    },
 }
 
 impl Engine {
-    /// Fetches due URLs until none is due (in [`Mode::Once`], every URL never attempted counts as
-    /// due). Returns how many were fetched.
-    pub(super) async fn fetch_due(self: &Arc<Self>) -> Result<usize> {
+    /// Fetches due URLs (in [`Mode::Once`], every URL never attempted counts as due) until none
+    /// is due and the round's searches and polls, which `upstream` says are done by turning true
+    /// or closing, can queue no more. Returns how many fetches were started.
+    pub(super) async fn fetch_due(
+        self: &Arc<Self>,
+        mut upstream: watch::Receiver<bool>,
+    ) -> Result<usize> {
         let batch = (self.settings.concurrency * 8).max(64);
         let mut tasks: JoinSet<Result<()>> = JoinSet::new();
         let mut started = 0;
+        let mut upstream_done = *upstream.borrow_and_update();
+        // Nothing to lease, and no need to look again until new URLs are queued.
+        let mut idle = false;
         let mut exhausted = false;
         let mut feeds_checked = std::time::Instant::now();
         loop {
             // A standing crawl never lets a long backlog of articles keep due feeds waiting: once
             // one is due, no more URLs are leased and the pass moves on after the work in flight.
             if self.mode == Mode::Forever
+                && upstream_done
                 && !exhausted
                 && feeds_checked.elapsed() >= std::time::Duration::from_secs(30)
             {
@@ -45,68 +67,60 @@ impl Engine {
                 let due = store::feeds::next_due(&self.archive).await?;
                 exhausted = due.is_some_and(|at| at <= Utc::now());
             }
-            if !exhausted && !self.stopping() && tasks.len() < batch / 2 {
+            if !exhausted && !idle && !self.stopping() && tasks.len() < batch / 2 {
                 let now = Utc::now();
                 let fresh_until = match self.mode {
                     Mode::Once => now + Duration::days(3650),
                     Mode::Forever => now + Duration::seconds(30),
                 };
+                // Hosts whose robots.txt cannot be read now: their URLs can only wait.
+                let skip_hosts = self.client.unreachable_hosts();
                 let request = LeaseRequest {
                     now,
                     fresh_until,
                     limit: (batch - tasks.len()) as u64,
                     owner: &self.settings.worker,
                     lease_for: Duration::from_std(LEASE).unwrap_or(Duration::minutes(30)),
+                    skip_hosts: &skip_hosts,
                 };
                 let leased = store::frontier::lease(&self.archive, &request).await?;
-                exhausted = leased.is_empty();
+                if leased.is_empty() {
+                    if upstream_done {
+                        exhausted = true;
+                    } else {
+                        idle = true;
+                    }
+                }
                 for entry in leased {
                     started += 1;
                     let this = Arc::clone(self);
                     tasks.spawn(async move { this.fetch_one(entry).await });
                 }
             }
-            match tasks.join_next().await {
-                Some(joined) => joined??,
-                None if exhausted || self.stopping() => break,
-                None => {}
+            if tasks.is_empty() && (exhausted || self.stopping()) {
+                break;
+            }
+            tokio::select! {
+                Some(joined) = tasks.join_next() => joined??,
+                () = self.queued.notified(), if idle => idle = false,
+                _ = upstream.changed(), if !upstream_done => {
+                    upstream_done = true;
+                    idle = false;
+                }
+                else => {}
             }
         }
         Ok(started)
     }
 
+    /// Fetches and stores one leased URL, then settles it. What the page is never makes this
+    /// fail: when storing it fails, the URL is retried later like a failed fetch; only a failure
+    /// to settle the URL (the archive is unusable) is an error.
     async fn fetch_one(&self, entry: Entry) -> Result<()> {
-        let settle = match Url::parse(&entry.url) {
-            Err(_) => Settle::Failed("bad URL".to_owned()),
-            Ok(url) => {
-                let result = self.client.get(&url, &Validators::default(), PAGE_ACCEPT).await;
-                match result {
-                    Err(FetchError::Denied { reason, .. }) => Settle::Skipped(reason),
-                    Err(err) => {
-                        self.archive_exchange(&entry.url, Err(&err), Some(entry.id), None).await?;
-                        let permanent = matches!(
-                            err,
-                            FetchError::NotHttp { .. }
-                                | FetchError::Refused { .. }
-                                | FetchError::TooLarge { .. }
-                                | FetchError::BadEncoding { .. }
-                                | FetchError::TooManyRedirects { .. }
-                                | FetchError::RedirectLoop { .. }
-                        );
-                        if permanent {
-                            Settle::Failed(err.to_string())
-                        } else {
-                            Settle::Retry { error: err.to_string(), at: None }
-                        }
-                    }
-                    Ok(fetched) => {
-                        let fetch_id = self
-                            .archive_exchange(&entry.url, Ok(&fetched), Some(entry.id), None)
-                            .await?;
-                        self.progress.add(Counter::Fetched, 1);
-                        self.settle_response(&entry, fetched, fetch_id).await?
-                    }
-                }
+        let settle = match self.fetch_article(&entry).await {
+            Ok(settle) => settle,
+            Err(err) => {
+                Settle::Retry { error: format!("cannot store the page: {err:#}"), at: None }
             }
         };
         let now = Utc::now();
@@ -125,6 +139,11 @@ impl Engine {
                     None,
                 )
                 .await?;
+            }
+            Settle::Deferred { reason, at } => {
+                self.progress.add(Counter::Deferred, 1);
+                tracing::debug!(url = %entry.url, %reason, %at, "deferred");
+                store::frontier::defer(&self.archive, entry.id, &reason, at).await?;
             }
             Settle::Retry { error, at } if entry.attempts < MAX_ATTEMPTS => {
                 // 15 minutes, then 30, then an hour, unless the server said when.
@@ -148,6 +167,56 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// Fetches, archives, extracts and stores one URL; says how it ends.
+    async fn fetch_article(&self, entry: &Entry) -> Result<Settle> {
+        let Ok(url) = Url::parse(&entry.url) else {
+            return Ok(Settle::Failed("bad URL".to_owned()));
+        };
+        let result = self.client.get(&url, &Validators::default(), PAGE_ACCEPT).await;
+        Ok(match result {
+            Err(FetchError::Denied { reason, .. }) => Settle::Skipped(reason),
+            Err(FetchError::RobotsUnreachable { reason, retry_in, .. }) => {
+                let now = Utc::now();
+                if now - entry.discovered_at >= ROBOTS_GIVE_UP {
+                    Settle::Skipped(format!(
+                        "robots.txt unreachable ({reason}) for the {} days since the URL was \
+                         queued: taken as disallowed",
+                        ROBOTS_GIVE_UP.num_days()
+                    ))
+                } else {
+                    let wait = Duration::from_std(retry_in).unwrap_or(Duration::hours(1));
+                    Settle::Deferred {
+                        reason: format!("robots.txt unreachable ({reason})"),
+                        at: now + wait,
+                    }
+                }
+            }
+            Err(err) => {
+                self.archive_exchange(&entry.url, Err(&err), Some(entry.id), None).await?;
+                let permanent = matches!(
+                    err,
+                    FetchError::NotHttp { .. }
+                        | FetchError::Refused { .. }
+                        | FetchError::TooLarge { .. }
+                        | FetchError::BadEncoding { .. }
+                        | FetchError::TooManyRedirects { .. }
+                        | FetchError::RedirectLoop { .. }
+                );
+                if permanent {
+                    Settle::Failed(err.to_string())
+                } else {
+                    Settle::Retry { error: err.to_string(), at: None }
+                }
+            }
+            Ok(fetched) => {
+                let fetch_id =
+                    self.archive_exchange(&entry.url, Ok(&fetched), Some(entry.id), None).await?;
+                self.progress.add(Counter::Fetched, 1);
+                self.settle_response(entry, fetched, fetch_id).await?
+            }
+        })
     }
 
     async fn settle_response(

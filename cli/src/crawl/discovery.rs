@@ -1,9 +1,14 @@
-//! Phase one: find the feeds and sitemaps of sources never searched.
+//! Stage one: find the feeds and sitemaps of sources never searched.
+//!
+//! A source whose robots.txt cannot be read now (a 5xx, no answer) is not searched: nothing may be
+//! fetched from it, and searching it anyway would find nothing and mark it searched for good. It
+//! stays unsearched and is tried again at the next round or run.
 
 use std::sync::Arc;
 
 use anyhow::Result;
 use chrono::Utc;
+use crawler::client::RobotsVerdict;
 use crawler::explore::{self, DocKind, Found, Limits};
 use crawler::feed::Format;
 use crawler::schedule;
@@ -13,38 +18,68 @@ use tokio::task::JoinSet;
 use url::Url;
 
 use super::Engine;
-use crate::progress::Counter;
+use crate::progress::{Activity, Counter};
+
+/// How the search of one source ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Searched {
+    /// Searched (whatever was found): this source id's feeds may be polled.
+    Done(i64),
+    /// Put off: its robots.txt cannot be read now.
+    Deferred,
+}
 
 impl Engine {
-    /// Searches every source never searched. Returns how many were.
-    pub(super) async fn discover_new(self: &Arc<Self>) -> Result<usize> {
-        let sources = store::sources::undiscovered(&self.archive).await?;
-        self.discover(sources).await
-    }
-
-    /// Searches these sources (again), several at a time.
+    /// Searches these sources (again), several at a time. Returns how many were searched.
     pub(crate) async fn discover(self: &Arc<Self>, sources: Vec<Source>) -> Result<usize> {
-        let count = sources.len();
         let mut tasks = JoinSet::new();
         for source in sources {
             if self.stopping() {
                 break;
             }
             let this = Arc::clone(self);
-            tasks.spawn(async move { this.discover_one(&source).await });
+            tasks.spawn(async move { this.search(source).await });
         }
+        let mut searched = 0;
         while let Some(joined) = tasks.join_next().await {
-            joined??;
+            if let Searched::Done(_) = joined?? {
+                searched += 1;
+            }
         }
-        Ok(count)
+        Ok(searched)
     }
 
-    async fn discover_one(&self, source: &Source) -> Result<()> {
+    /// Searches one source. What the source serves never makes this fail: a failure to store
+    /// what was found is logged and the source marked searched; only a failure to mark it (the
+    /// archive is unusable) is an error.
+    pub(super) async fn search(self: Arc<Self>, source: Source) -> Result<Searched> {
+        let _busy = self.progress.begin(Activity::Searching);
+        match self.discover_one(&source).await {
+            Ok(searched) => Ok(searched),
+            Err(err) => {
+                tracing::warn!(source = %source.name, "discovery failed: {err:#}");
+                store::sources::mark_discovered(&self.archive, source.id, Utc::now()).await?;
+                self.progress.add(Counter::Discovered, 1);
+                Ok(Searched::Done(source.id))
+            }
+        }
+    }
+
+    async fn discover_one(&self, source: &Source) -> Result<Searched> {
         let Ok(homepage) = Url::parse(&source.homepage) else {
             tracing::warn!(source = %source.name, homepage = %source.homepage, "not a usable homepage URL");
             store::sources::mark_discovered(&self.archive, source.id, Utc::now()).await?;
-            return Ok(());
+            return Ok(Searched::Done(source.id));
         };
+        if let RobotsVerdict::Unreachable { reason, retry_in } =
+            self.client.robots_verdict(&homepage).await
+        {
+            tracing::warn!(
+                source = %source.name, %reason, retry_in = ?retry_in,
+                "robots.txt of {homepage} cannot be read; the source will be searched later"
+            );
+            return Ok(Searched::Deferred);
+        }
         let limits = Limits {
             max_decoded_bytes: self.settings.client.fetch.max_decoded_bytes,
             ..Limits::default()
@@ -63,7 +98,8 @@ impl Engine {
         if no_feeds {
             for unconfirmed in &discovery.unconfirmed {
                 tracing::warn!(
-                    source = %source.name, feed = %unconfirmed.url, reason = %unconfirmed.reason,
+                    source = %source.name, feed = %unconfirmed.url,
+                    reason = %store::text::line(&unconfirmed.reason),
                     "keeping an announced feed that could not be read"
                 );
                 let found = Found {
@@ -83,7 +119,8 @@ impl Engine {
         match (&discovery.homepage, discovery.found.is_empty()) {
             (Err(status), _) => tracing::warn!(
                 source = %source.name, found = discovery.found.len(),
-                "homepage {} failed ({status}); {added} new feeds or sitemaps", source.homepage
+                "homepage {} failed ({}); {added} new feeds or sitemaps", source.homepage,
+                store::text::line(status)
             ),
             (Ok(_), true) => tracing::warn!(
                 source = %source.name, tried = discovery.tried,
@@ -94,11 +131,16 @@ impl Engine {
                 "discovered feeds and sitemaps"
             ),
         }
-        Ok(())
+        Ok(Searched::Done(source.id))
     }
 
     /// Adds a discovered feed or sitemap. Returns whether it is new to the archive.
     async fn add_found(&self, source: &Source, found: &Found) -> Result<bool> {
+        // A URL the archive would cut leads elsewhere: not kept.
+        if !store::text::fits_line(found.url.as_str()) {
+            tracing::debug!(source = %source.name, "a feed URL too long to keep");
+            return Ok(false);
+        }
         let Some(url_key) = normalizer::feed_url_key(found.url.as_str()) else {
             return Ok(false);
         };
@@ -108,7 +150,7 @@ impl Engine {
             url: found.url.to_string(),
             url_key,
             kind: feed_kind(found.kind),
-            title: found.title.clone(),
+            title: found.title.as_deref().map(|title| store::text::line(title).into_owned()),
             discovered_via: found.via.as_str().to_owned(),
             depth: 0,
             update_hint_secs: hint.map(|h| h.num_seconds()),

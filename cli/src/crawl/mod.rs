@@ -1,25 +1,36 @@
 //! The crawl loop: sources in, stories out, with everything in between kept in the archive.
 //!
-//! A pass ([`Engine::pass`]) runs three phases until none has work left:
+//! A pass ([`Engine::pass`]) runs rounds of three stages, which overlap, until none has work left:
 //!
-//! 1. **discover** ([`discovery`]): sources never searched get their feeds and sitemaps found;
+//! 1. **discover** ([`discovery`]): sources never searched get their feeds and sitemaps found,
+//!    several at a time;
 //! 2. **poll** ([`poll`]): due feeds and sitemaps are fetched with conditional GET, unchanged
 //!    bodies are recognised by hash, new items go into the frontier (deduplicated by lossy URL,
 //!    limited to `--since`), sitemap indexes add their children as sitemaps of their own, and the
-//!    next poll is scheduled adaptively;
+//!    next poll is scheduled adaptively. The due feeds of sources searched before start at once;
+//!    a source searched in this round has its feeds polled as soon as its own search ends, not
+//!    when every search has;
 //! 3. **fetch** ([`articles`]): due frontier entries are leased, fetched, archived, extracted and
-//!    merged into stories; pages that could touch the same stories (one source, a URL in common)
-//!    are stored one at a time, others at once ([`locks`]).
+//!    merged into stories, while the first two stages still run (they say when they queue new
+//!    URLs); pages that could touch the same stories (one source, a URL in common) are stored one
+//!    at a time, others at once ([`locks`]).
 //!
 //! Everything goes through one polite [`Client`] (robots.txt, per-host turns, a global limit),
 //! and every response is archived: article and feed responses with their frontier entry or feed,
 //! the rest (robots.txt, discovery) through the client's journal.
 //!
-//! **Restarts.** All state is in the archive: feeds' schedules, the frontier and its leases. A
-//! worker's leases carry its name, `HOST:PID` by default; at start, leases held by workers of this
-//! host whose process is gone are given back at once, and any other lease expires after
-//! [`LEASE`]. Stories are keyed by lossy URL in the schema, so a page fetched twice across a crash
-//! is stored once.
+//! **What one source serves never ends a crawl.** A search, poll or article whose work fails in
+//! the archive is recorded as that source's, feed's or URL's failure; only when recording the
+//! failure fails too (the archive itself is unusable) does the crawl stop with an error.
+//!
+//! **Workers and restarts.** All state is in the archive: feeds' schedules, the frontier and its
+//! leases, and the workers. A worker registers under its name (`HOST:PID` by default, or
+//! `--worker`), refreshes its heartbeat every [`HEARTBEAT`] while it runs, and removes itself when
+//! it stops; every heartbeat also gives back the leases of workers whose heartbeat is older than
+//! [`WORKER_TIMEOUT`] (dead on any machine, whatever became of their process) and removes them. A
+//! worker started under the name of a dead one takes its leases back at once; any lease also
+//! expires after [`LEASE`]. Stories are keyed by lossy URL in the schema, so a page fetched twice
+//! across a crash is stored once.
 //!
 //! **Spreading.** New URLs of one host are queued an interval apart (after the host's last queued
 //! URL), so leasing earliest-due-first interleaves hosts instead of draining one at a time.
@@ -40,14 +51,22 @@ use crawler::fetch::{FetchError, Fetched};
 use store::Archive;
 use store::fetches::RawFetch;
 use store::sources::Source;
+use store::workers::NewWorker;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use self::locks::MergeLocks;
 use crate::config::CrawlSettings;
 use crate::progress::Progress;
 
-/// How long a worker holds a leased URL before others may take it.
+/// How long a worker holds a leased URL before others may take it, even with a live heartbeat.
 pub(crate) const LEASE: Duration = Duration::from_secs(30 * 60);
+
+/// How often a running worker says it is alive.
+pub(crate) const HEARTBEAT: Duration = Duration::from_secs(15);
+
+/// How old a worker's last heartbeat may be before it is taken for dead and its leases are given
+/// back: eight missed heartbeats, which also covers a heartbeat kept waiting by a busy SQLite.
+pub(crate) const WORKER_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// How a crawl ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,7 +98,10 @@ pub(crate) struct Engine {
     merging: MergeLocks,
     journal: mpsc::UnboundedSender<JournalMessage>,
     stop: watch::Receiver<bool>,
-    /// Time spent in the article phase, in microseconds, for benchmarks.
+    /// Told when the frontier gets new URLs, so that a fetch stage waiting for them goes on.
+    queued: tokio::sync::Notify,
+    /// Time spent in the rounds' fetch stages (which overlap their searches and polls), in
+    /// microseconds, for benchmarks.
     article_micros: std::sync::atomic::AtomicU64,
     /// The fuzzy-dedup models, loaded at the first pass that needs them.
     deduper: tokio::sync::OnceCell<Arc<dedup::Deduper>>,
@@ -117,6 +139,7 @@ impl Engine {
             merging: MergeLocks::new(locks::STRIPES),
             journal,
             stop,
+            queued: tokio::sync::Notify::new(),
             article_micros: std::sync::atomic::AtomicU64::new(0),
             deduper: tokio::sync::OnceCell::new(),
         })
@@ -127,31 +150,39 @@ impl Engine {
         *self.stop.borrow()
     }
 
-    /// Gives back the leases of workers of this machine whose process is gone.
-    pub(crate) async fn reclaim_dead_leases(&self) -> Result<()> {
-        let host = crate::config::hostname();
-        for owner in store::frontier::lease_owners(&self.archive).await? {
-            let Some((owner_host, pid)) = owner.rsplit_once(':') else { continue };
-            let Ok(pid) = pid.parse::<u32>() else { continue };
-            let alive =
-                pid == std::process::id() || std::path::Path::new(&format!("/proc/{pid}")).exists();
-            if owner_host == host && !alive && std::path::Path::new("/proc/self").exists() {
-                let released = store::frontier::release(&self.archive, &owner, Utc::now()).await?;
-                tracing::info!(%owner, released, "gave back the leases of a worker that is gone");
-            }
+    /// This worker, as the archive's `workers` table knows it.
+    fn worker(&self) -> NewWorker {
+        NewWorker {
+            name: self.settings.worker.clone(),
+            host: crate::config::hostname(),
+            pid: std::process::id(),
         }
-        Ok(())
     }
 
-    /// Runs passes: one for [`Mode::Once`], until stopped for [`Mode::Forever`].
+    /// Runs passes: one for [`Mode::Once`], until stopped for [`Mode::Forever`]; registered as a
+    /// worker with a heartbeat for as long as it runs.
     pub(crate) async fn run(self: &Arc<Self>) -> Result<()> {
-        self.reclaim_dead_leases().await?;
+        let me = self.worker();
+        let now = Utc::now();
+        let registered = store::workers::register(&self.archive, &me, now).await?;
+        if let Some(earlier) = &registered.predecessor {
+            tracing::info!(
+                worker = %me.name, earlier_host = %earlier.host, earlier_pid = earlier.pid,
+                released = registered.released,
+                "took over from an earlier worker of the same name"
+            );
+        }
+        reap_dead_workers(&self.archive, now).await?;
+        let heartbeat = tokio::spawn(heartbeat(self.archive.clone(), me));
         let result = self.run_inner().await;
+        heartbeat.abort();
         // Whatever happened, leases this worker still holds go back at once.
         let released =
             store::frontier::release(&self.archive, &self.settings.worker, Utc::now()).await;
+        let removed = store::workers::remove(&self.archive, &self.settings.worker).await;
         self.flush_journal().await;
         released?;
+        removed?;
         result
     }
 
@@ -202,28 +233,49 @@ impl Engine {
         Ok([feed, url].into_iter().flatten().min())
     }
 
-    /// One pass: discover, poll, fetch, until none of them has work.
+    /// One pass: rounds of discovery, polls and article fetches, until none of them has work.
     async fn pass(self: &Arc<Self>, force_poll: bool) -> Result<()> {
         let mut force = force_poll;
         for round in 0.. {
-            let discovered = self.discover_new().await?;
-            let polled = self.poll_due(force).await?;
+            let done = self.round(force).await?;
             force = false;
-            let phase = std::time::Instant::now();
-            let fetched = self.fetch_due().await?;
-            let micros = u64::try_from(phase.elapsed().as_micros()).unwrap_or(u64::MAX);
-            self.article_micros.fetch_add(micros, std::sync::atomic::Ordering::Relaxed);
-            if self.stopping() || discovered + polled + fetched == 0 || round > 20 {
+            if self.stopping() || done.discovered + done.polled + done.fetched == 0 || round > 20 {
                 break;
             }
-            // Sitemap children and retries may have become due during this round.
+            // Retries may have become due during this round.
             let feed_due =
                 store::feeds::next_due(&self.archive).await?.is_some_and(|at| at <= Utc::now());
-            if !feed_due && discovered == 0 {
+            if !feed_due && done.discovered == 0 {
                 break;
             }
         }
         Ok(())
+    }
+
+    /// One round: searches and polls in one task, article fetches alongside until both are done
+    /// and nothing is left to lease.
+    async fn round(self: &Arc<Self>, force_poll: bool) -> Result<Round> {
+        let (upstream_done, upstream_watch) = watch::channel(false);
+        let this = Arc::clone(self);
+        let mut upstream = tokio::spawn(async move {
+            let result = this.discover_and_poll(force_poll).await;
+            // Turns true however the stage ended (the fetch stage also sees the sender dropped).
+            let _ = upstream_done.send(true);
+            result
+        });
+        let phase = std::time::Instant::now();
+        let fetched = self.fetch_due(upstream_watch).await;
+        let micros = u64::try_from(phase.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.article_micros.fetch_add(micros, std::sync::atomic::Ordering::Relaxed);
+        let fetched = match fetched {
+            Ok(fetched) => fetched,
+            Err(err) => {
+                upstream.abort();
+                return Err(err);
+            }
+        };
+        let (discovered, polled) = (&mut upstream).await??;
+        Ok(Round { discovered, polled, fetched })
     }
 
     /// The source with this id (cached).
@@ -236,7 +288,8 @@ impl Engine {
         Ok(source)
     }
 
-    /// Seconds spent fetching articles so far.
+    /// Seconds spent in fetch stages so far (each lasts as long as its round's searches and polls,
+    /// at least).
     pub(crate) fn article_phase_seconds(&self) -> f64 {
         self.article_micros.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6
     }
@@ -265,6 +318,54 @@ impl Engine {
         let raw = raw_fetch(url, result, frontier_id, feed_id);
         Ok(store::fetches::insert(&self.archive, &raw).await?)
     }
+}
+
+/// What one round did.
+#[derive(Debug, Clone, Copy, Default)]
+struct Round {
+    /// Sources searched (not those put off because their robots.txt could not be read).
+    discovered: usize,
+    /// Feed and sitemap polls.
+    polled: usize,
+    /// Article fetches started.
+    fetched: usize,
+}
+
+/// Says every [`HEARTBEAT`] that `me` is alive, and gives back the leases of dead workers.
+/// Failures are logged and tried again at the next beat: a worker that cannot reach the archive
+/// for longer than [`WORKER_TIMEOUT`] may see others take its URLs, which costs a refetch at most.
+async fn heartbeat(archive: Archive, me: NewWorker) {
+    let mut ticks = tokio::time::interval(HEARTBEAT);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    ticks.tick().await;
+    loop {
+        ticks.tick().await;
+        let now = Utc::now();
+        match store::workers::heartbeat(&archive, &me, now).await {
+            Ok(true) => {}
+            Ok(false) => tracing::warn!(
+                worker = %me.name,
+                "this worker had been taken for dead (heartbeats missed); registered again"
+            ),
+            Err(err) => tracing::warn!(worker = %me.name, "cannot record a heartbeat: {err}"),
+        }
+        if let Err(err) = reap_dead_workers(&archive, now).await {
+            tracing::warn!("cannot check for dead workers: {err}");
+        }
+    }
+}
+
+/// Gives back the leases of workers whose heartbeat is older than [`WORKER_TIMEOUT`] at `now`.
+async fn reap_dead_workers(archive: &Archive, now: DateTime<Utc>) -> Result<()> {
+    let timeout = chrono::Duration::from_std(WORKER_TIMEOUT).unwrap_or(chrono::Duration::MAX);
+    let reaped = store::workers::reap(archive, now - timeout, now).await?;
+    if !reaped.workers.is_empty() || reaped.leases > 0 {
+        tracing::info!(
+            workers = ?reaped.workers, leases = reaped.leases,
+            "gave back the leases of workers that are gone"
+        );
+    }
+    Ok(())
 }
 
 /// Archives the journal's exchanges (robots.txt, discovery) as they come.

@@ -1,4 +1,5 @@
-//! Phase two: poll due feeds and sitemaps, queue their new items, schedule the next poll.
+//! Stage two: poll due feeds and sitemaps, queue their new items, schedule the next poll; and the
+//! round's first two stages together ([`Engine::discover_and_poll`]).
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -15,12 +16,22 @@ use store::frontier::NewUrl;
 use tokio::task::JoinSet;
 use url::Url;
 
-use super::discovery::feed_kind;
+use super::discovery::{Searched, feed_kind};
 use super::{Engine, http_status};
-use crate::progress::Counter;
+use crate::progress::{Activity, Counter};
 
 /// How deep nested sitemap indexes are followed (an index's children are at depth 1).
 const MAX_SITEMAP_DEPTH: i32 = 3;
+
+/// What became of a listed URL.
+enum Queued {
+    /// New to the frontier.
+    New,
+    /// Already there (or not a URL that can be keyed).
+    Known,
+    /// Left out: longer than the archive keeps.
+    TooLong,
+}
 
 /// One URL a feed or sitemap lists, with what it says about it.
 struct Listed {
@@ -30,157 +41,224 @@ struct Listed {
     meta: Option<serde_json::Value>,
 }
 
-impl Engine {
-    /// Polls every due feed (every feed, when forced) until none is due. Returns how many polls.
-    pub(super) async fn poll_due(self: &Arc<Self>, force: bool) -> Result<usize> {
-        let mut done: HashSet<i64> = HashSet::new();
-        let mut first = true;
-        loop {
-            if self.stopping() {
-                break;
-            }
-            let batch: Vec<Feed> = if force && first {
-                store::feeds::list(&self.archive).await?
-            } else {
-                store::feeds::due(&self.archive, Utc::now(), 500).await?
-            };
-            first = false;
-            let batch: Vec<Feed> = batch.into_iter().filter(|feed| done.insert(feed.id)).collect();
-            if batch.is_empty() {
-                break;
-            }
-            let mut tasks = JoinSet::new();
-            for feed in batch {
-                let this = Arc::clone(self);
-                tasks.spawn(async move { this.poll_one(feed).await });
-            }
-            while let Some(joined) = tasks.join_next().await {
-                joined??;
-            }
-        }
-        Ok(done.len())
+/// What one poll came to, before it is scheduled and recorded.
+struct Polled {
+    outcome: Outcome,
+    /// The status for people: `Working`, `HTTP 404 Not Found`, `unreadable: …`.
+    status: String,
+    body_hash: Option<String>,
+    hint: Option<Duration>,
+    etag: Option<String>,
+    last_modified: Option<String>,
+}
+
+impl Polled {
+    fn failed(severity: Severity, status: Option<u16>, text: String) -> Polled {
+        Polled::failed_until(severity, status, None, text)
     }
 
-    async fn poll_one(&self, feed: Feed) -> Result<()> {
-        let now = Utc::now();
-        let validators =
-            Validators { etag: feed.etag.clone(), last_modified: feed.last_modified.clone() };
-        let (outcome, status, body_hash, hint, etag, last_modified) = match Url::parse(&feed.url) {
-            Err(_) => (
-                Outcome::Failed { severity: Severity::Hard, status: None, retry_after: None },
-                "bad URL".to_owned(),
-                None,
-                None,
-                None,
-                None,
-            ),
-            Ok(url) => {
-                let result = self.client.get(&url, &validators, explore::FEED_ACCEPT).await;
-                if !matches!(result, Err(FetchError::Denied { .. })) {
-                    self.archive_exchange(&feed.url, result.as_ref(), None, Some(feed.id)).await?;
-                }
-                match result {
-                    Err(err) => {
-                        let severity = match &err {
-                            FetchError::Dns { .. } => Severity::Temporary,
-                            FetchError::NotHttp { .. }
-                            | FetchError::Refused { .. }
-                            | FetchError::Denied { .. } => Severity::Hard,
-                            _ => Severity::Soft,
-                        };
-                        let status = err.status();
-                        let outcome = Outcome::Failed { severity, status: None, retry_after: None };
-                        (outcome, status, None, None, None, None)
+    /// A failure after which the server (or robots.txt) said how long to wait.
+    fn failed_until(
+        severity: Severity,
+        status: Option<u16>,
+        retry_after: Option<Duration>,
+        text: String,
+    ) -> Polled {
+        Polled {
+            outcome: Outcome::Failed { severity, status, retry_after },
+            status: text,
+            body_hash: None,
+            hint: None,
+            etag: None,
+            last_modified: None,
+        }
+    }
+}
+
+impl Engine {
+    /// Stages one and two of a round: searches the sources never searched and polls due feeds
+    /// (every feed, when forced), polling each source's feeds as soon as its own search ends, then
+    /// whatever became due meanwhile (sitemap children), until nothing is due. Returns how many
+    /// sources were searched and how many polls were made.
+    pub(super) async fn discover_and_poll(self: &Arc<Self>, force: bool) -> Result<(usize, usize)> {
+        let mut searches = JoinSet::new();
+        for source in store::sources::undiscovered(&self.archive).await? {
+            let this = Arc::clone(self);
+            searches.spawn(this.search(source));
+        }
+        let mut polls: JoinSet<Result<()>> = JoinSet::new();
+        let mut done: HashSet<i64> = HashSet::new();
+        let first = if force {
+            store::feeds::list(&self.archive).await?
+        } else {
+            store::feeds::due(&self.archive, Utc::now(), 500).await?
+        };
+        self.start_polls(first, &mut done, &mut polls);
+        let mut searched = 0;
+        loop {
+            tokio::select! {
+                Some(joined) = searches.join_next() => {
+                    if let Searched::Done(source_id) = joined?? {
+                        searched += 1;
+                        let now = Utc::now();
+                        let feeds = store::feeds::for_source(&self.archive, source_id).await?;
+                        let due = feeds.into_iter().filter(|f| f.next_poll_at.is_none_or(|at| at <= now));
+                        self.start_polls(due.collect(), &mut done, &mut polls);
                     }
-                    Ok(fetched) => {
-                        let etag = fetched.header("etag").map(str::to_owned);
-                        let last_modified = fetched.header("last-modified").map(str::to_owned);
-                        if fetched.status == 304 {
-                            (
-                                Outcome::Unchanged,
-                                "Not modified".to_owned(),
-                                None,
-                                None,
-                                etag,
-                                last_modified,
-                            )
-                        } else if fetched.status != 200 {
-                            let retry_after = fetched
-                                .retry_after()
-                                .and_then(|wait| Duration::from_std(wait).ok());
-                            let outcome = Outcome::Failed {
-                                severity: Severity::of_status(fetched.status),
-                                status: Some(fetched.status),
-                                retry_after,
-                            };
-                            (outcome, http_status(fetched.status), None, None, None, None)
-                        } else {
-                            let hash = store::fetches::sha256_hex(&fetched.body);
-                            if feed.body_hash.as_deref() == Some(hash.as_str()) {
-                                (
-                                    Outcome::Unchanged,
-                                    "Unchanged".to_owned(),
-                                    None,
-                                    None,
-                                    etag,
-                                    last_modified,
-                                )
-                            } else {
-                                let max = self.settings.client.fetch.max_decoded_bytes;
-                                match explore::read_document(
-                                    &fetched.body,
-                                    &fetched.final_url,
-                                    max,
-                                    true,
-                                    true,
-                                ) {
-                                    Err(reason) => {
-                                        let outcome = Outcome::Failed {
-                                            severity: Severity::Soft,
-                                            status: Some(200),
-                                            retry_after: None,
-                                        };
-                                        (
-                                            outcome,
-                                            format!("unreadable: {reason}"),
-                                            None,
-                                            None,
-                                            None,
-                                            None,
-                                        )
-                                    }
-                                    Ok(document) => {
-                                        let kind = feed_kind(document.kind());
-                                        if kind != feed.kind {
-                                            store::feeds::set_kind(&self.archive, feed.id, kind)
-                                                .await?;
-                                        }
-                                        let hint = match &document {
-                                            Document::Feed(parsed) => parsed.update_hint,
-                                            Document::Sitemap(_) => None,
-                                        };
-                                        let (new, total) =
-                                            self.take_items(&feed, document, now).await?;
-                                        (
-                                            Outcome::Items { new, total },
-                                            "Working".to_owned(),
-                                            Some(hash),
-                                            hint,
-                                            etag,
-                                            last_modified,
-                                        )
-                                    }
-                                }
-                            }
-                        }
+                }
+                Some(joined) = polls.join_next() => joined??,
+                else => {
+                    // Nothing in flight: what became due meanwhile (sitemap children, say).
+                    if self.stopping() {
+                        break;
+                    }
+                    let due = store::feeds::due(&self.archive, Utc::now(), 500).await?;
+                    if !self.start_polls(due, &mut done, &mut polls) {
+                        break;
                     }
                 }
             }
+        }
+        Ok((searched, done.len()))
+    }
+
+    /// Starts a poll of each of these feeds not polled yet in this round. Returns whether any was.
+    fn start_polls(
+        self: &Arc<Self>,
+        feeds: Vec<Feed>,
+        done: &mut HashSet<i64>,
+        polls: &mut JoinSet<Result<()>>,
+    ) -> bool {
+        let mut started = false;
+        for feed in feeds {
+            if self.stopping() || !done.insert(feed.id) {
+                continue;
+            }
+            let this = Arc::clone(self);
+            polls.spawn(async move { this.poll_one(feed).await });
+            started = true;
+        }
+        started
+    }
+
+    /// Polls one feed and records the outcome. What the feed serves never makes this fail: when
+    /// storing what it listed fails, that is recorded as the poll's failure; only a failure to
+    /// record the poll at all (the archive is unusable) is an error.
+    async fn poll_one(&self, feed: Feed) -> Result<()> {
+        let _busy = self.progress.begin(Activity::Polling);
+        let now = Utc::now();
+        let polled = match self.poll_feed(&feed, now).await {
+            Ok(polled) => polled,
+            Err(err) => {
+                Polled::failed(Severity::Soft, None, format!("cannot store the poll: {err:#}"))
+            }
         };
+        if let Err(err) = self.record(&feed, now, polled).await {
+            tracing::warn!(feed = %feed.url, "cannot record a poll: {err:#}");
+            let failure =
+                Polled::failed(Severity::Soft, None, format!("cannot record the poll: {err:#}"));
+            self.record(&feed, now, failure).await?;
+        }
+        Ok(())
+    }
+
+    /// Fetches and reads a feed, and queues its new items.
+    async fn poll_feed(&self, feed: &Feed, now: DateTime<Utc>) -> Result<Polled> {
+        let Ok(url) = Url::parse(&feed.url) else {
+            return Ok(Polled::failed(Severity::Hard, None, "bad URL".to_owned()));
+        };
+        let validators =
+            Validators { etag: feed.etag.clone(), last_modified: feed.last_modified.clone() };
+        let result = self.client.get(&url, &validators, explore::FEED_ACCEPT).await;
+        // Nothing was requested when the polite layer held the request back.
+        if !matches!(result, Err(FetchError::Denied { .. } | FetchError::RobotsUnreachable { .. }))
+        {
+            self.archive_exchange(&feed.url, result.as_ref(), None, Some(feed.id)).await?;
+        }
+        let fetched = match result {
+            Err(FetchError::RobotsUnreachable { reason, retry_in, .. }) => {
+                return Ok(Polled::failed_until(
+                    Severity::Temporary,
+                    None,
+                    Duration::from_std(retry_in).ok(),
+                    format!("robots.txt unreachable ({reason})"),
+                ));
+            }
+            Err(err) => {
+                let severity = match &err {
+                    FetchError::Dns { .. } => Severity::Temporary,
+                    FetchError::NotHttp { .. }
+                    | FetchError::Refused { .. }
+                    | FetchError::Denied { .. } => Severity::Hard,
+                    _ => Severity::Soft,
+                };
+                return Ok(Polled::failed(severity, None, err.status()));
+            }
+            Ok(fetched) => fetched,
+        };
+        let etag = fetched.header("etag").map(str::to_owned);
+        let last_modified = fetched.header("last-modified").map(str::to_owned);
+        let unchanged = |status: &str| Polled {
+            outcome: Outcome::Unchanged,
+            status: status.to_owned(),
+            body_hash: None,
+            hint: None,
+            etag: etag.clone(),
+            last_modified: last_modified.clone(),
+        };
+        if fetched.status == 304 {
+            return Ok(unchanged("Not modified"));
+        }
+        if fetched.status != 200 {
+            return Ok(Polled::failed_until(
+                Severity::of_status(fetched.status),
+                Some(fetched.status),
+                fetched.retry_after().and_then(|wait| Duration::from_std(wait).ok()),
+                http_status(fetched.status),
+            ));
+        }
+        let hash = store::fetches::sha256_hex(&fetched.body);
+        if feed.body_hash.as_deref() == Some(hash.as_str()) {
+            return Ok(unchanged("Unchanged"));
+        }
+        let max = self.settings.client.fetch.max_decoded_bytes;
+        let document =
+            match explore::read_document(&fetched.body, &fetched.final_url, max, true, true) {
+                Err(reason) => {
+                    return Ok(Polled::failed(
+                        Severity::Soft,
+                        Some(200),
+                        format!("unreadable: {reason}"),
+                    ));
+                }
+                Ok(document) => document,
+            };
+        let kind = feed_kind(document.kind());
+        if kind != feed.kind {
+            store::feeds::set_kind(&self.archive, feed.id, kind).await?;
+        }
+        let hint = match &document {
+            Document::Feed(parsed) => parsed.update_hint,
+            Document::Sitemap(_) => None,
+        };
+        let (new, total) = self.take_items(feed, document, now).await?;
+        Ok(Polled {
+            outcome: Outcome::Items { new, total },
+            status: "Working".to_owned(),
+            body_hash: Some(hash),
+            hint,
+            etag,
+            last_modified,
+        })
+    }
+
+    /// Schedules the next poll after this one and records both.
+    async fn record(&self, feed: &Feed, now: DateTime<Utc>, polled: Polled) -> Result<()> {
+        let Polled { outcome, status, body_hash, hint, etag, last_modified } = polled;
         self.progress.add(Counter::Polled, 1);
         if matches!(outcome, Outcome::Failed { .. }) {
             self.progress.add(Counter::Failed, 1);
-            tracing::warn!(feed = %feed.url, %status, "poll failed");
+            tracing::warn!(feed = %feed.url, status = %store::text::line(&status), "poll failed");
         }
         let hint = hint.or_else(|| feed.update_hint_secs.map(Duration::seconds));
         let state = FeedState {
@@ -265,21 +343,39 @@ impl Engine {
         let total = listed.len() as u32;
         let since = now - self.settings.since;
         let mut new = 0;
+        let mut too_long = 0;
         for item in listed {
             if item.published.is_some_and(|at| at < since) {
                 continue;
             }
-            if self.enqueue(feed, item).await? {
-                new += 1;
+            match self.enqueue(feed, item).await? {
+                Queued::New => new += 1,
+                Queued::Known => {}
+                Queued::TooLong => too_long += 1,
             }
+        }
+        if too_long > 0 {
+            tracing::warn!(
+                feed = %feed.url, too_long,
+                "left out items whose URL is longer than {} bytes", store::text::MAX_LINE
+            );
+        }
+        if new > 0 {
+            self.queued.notify_one();
         }
         self.progress.add(Counter::Queued, u64::from(new));
         Ok((new, total))
     }
 
-    /// Puts a URL in the frontier, after its host's last queued URL. Returns whether it is new.
-    async fn enqueue(&self, feed: &Feed, item: Listed) -> Result<bool> {
-        let Some(lossy_url) = normalizer::lossy_url(&item.url) else { return Ok(false) };
+    /// Puts a URL in the frontier, after its host's last queued URL.
+    async fn enqueue(&self, feed: &Feed, item: Listed) -> Result<Queued> {
+        // A URL the archive would cut leads elsewhere: such items are left out whole. The title
+        // is cut here already, as the archive would (a feed may give megabytes of it).
+        let Some(lossy_url) = normalizer::lossy_url(&item.url) else { return Ok(Queued::Known) };
+        if !store::text::fits_line(&item.url) || !store::text::fits_line(&lossy_url) {
+            return Ok(Queued::TooLong);
+        }
+        let title = item.title.as_deref().map(|title| store::text::line(title).into_owned());
         let host = store::frontier::host_of(&item.url);
         let interval = Duration::from_std(self.client.gate().interval(&host).await)
             .unwrap_or(Duration::seconds(5));
@@ -299,16 +395,17 @@ impl Engine {
             feed_id: Some(feed.id),
             next_attempt_at: slot,
             hint_published_at: item.published,
-            hint_title: item.title,
+            hint_title: title,
             hint_meta: item.meta,
         };
         let (_, is_new) = store::frontier::enqueue(&self.archive, &new).await?;
         if is_new {
             slots.insert(host, slot + interval);
+            Ok(Queued::New)
         } else {
             slots.insert(host, slot);
+            Ok(Queued::Known)
         }
-        Ok(is_new)
     }
 
     /// Adds the children of a sitemap index as sitemaps of their own. Returns (new, total).
@@ -320,7 +417,9 @@ impl Engine {
         let mut new = 0;
         for entry in entries {
             let Ok(url) = Url::parse(&entry.loc) else { continue };
-            if crawler::discover::sitemap_preference(&url).is_none() {
+            if crawler::discover::sitemap_preference(&url).is_none()
+                || !store::text::fits_line(url.as_str())
+            {
                 continue;
             }
             let Some(url_key) = normalizer::feed_url_key(url.as_str()) else { continue };

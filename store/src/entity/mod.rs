@@ -16,3 +16,4 @@ pub(crate) mod story;
 pub(crate) mod story_cluster;
 pub(crate) mod story_signature;
 pub(crate) mod story_url;
+pub(crate) mod worker;
