@@ -85,7 +85,7 @@ pub async fn link(archive: &Archive, new: &NewLink) -> Result<(Link, bool)> {
         scores: Set(json::encode(&new.scores)),
         thresholds: Set(json::encode(&new.thresholds)),
         created_at: Set(Utc::now()),
-        explanation: Set(new.explanation.clone()),
+        explanation: Set(new.explanation.as_deref().map(line_owned)),
     };
     let result = duplicate_link::Entity::insert(row)
         .on_conflict_do_nothing_on([

@@ -24,9 +24,12 @@ async fn a_new_sqlite_archive_reports_what_it_applied() {
     let path = dir.path().join("new.db");
     let url = format!("sqlite:{}", path.display());
     let archive = Archive::open(&url, OpenMode::Create).await.unwrap();
-    assert!(matches!(archive.check_schema().await, Err(Error::SchemaOutOfDate { pending: 3 })));
+    assert!(matches!(archive.check_schema().await, Err(Error::SchemaOutOfDate { pending: 4 })));
     let report = archive.migrate().await.unwrap();
-    assert_eq!(report.applied, ["m0001_archive", "m0002_word_search", "m0003_workers", "m0004_link_explanations"]);
+    assert_eq!(
+        report.applied,
+        ["m0001_archive", "m0002_word_search", "m0003_workers", "m0004_link_explanations"]
+    );
     assert_eq!(report.current, report.applied);
     archive.close().await.unwrap();
 

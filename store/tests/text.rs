@@ -18,7 +18,7 @@ use store::{Archive, clusters, duplicates};
 use crate::support::on_both_backends;
 
 /// How many strings one case writes.
-const FIELDS: usize = 46;
+const FIELDS: usize = 47;
 
 /// Arbitrary text, NUL-heavy text, and text around and past [`MAX_LINE`], repetitive or not
 /// (PostgreSQL compresses index entries, so only text that does not compress finds its limit).
@@ -227,10 +227,12 @@ async fn check(archive: &Archive, case: usize, fields: &[String]) {
         score: 1.0,
         scores: BTreeMap::from([(f[42].clone(), 0.5)]),
         thresholds: BTreeMap::new(),
+        explanation: Some(f[46].clone()),
     };
     let (stored_link, is_new) = duplicates::link(archive, &link).await.unwrap();
     assert!(is_new);
     assert_eq!(stored_link.link.method, l(41));
+    assert_eq!(stored_link.link.explanation, Some(l(46)));
     assert_eq!(stored_link.link.scores, BTreeMap::from([(l(42), 0.5)]));
     assert_eq!(duplicates::link(archive, &link).await.unwrap(), (stored_link, false));
     let member = clusters::Member { story_id: other, relation: Some(f[43].clone()), score: None };

@@ -222,17 +222,24 @@ impl Engine {
             return Ok(unchanged("Unchanged"));
         }
         let max = self.settings.client.fetch.max_decoded_bytes;
-        let document =
-            match explore::read_document(&fetched.body, &fetched.final_url, max, true, true) {
-                Err(reason) => {
-                    return Ok(Polled::failed(
-                        Severity::Soft,
-                        Some(200),
-                        format!("unreadable: {reason}"),
-                    ));
-                }
-                Ok(document) => document,
-            };
+        let content_type = fetched.header("content-type");
+        let document = match explore::read_document_with_content_type(
+            &fetched.body,
+            &fetched.final_url,
+            content_type,
+            max,
+            true,
+            true,
+        ) {
+            Err(reason) => {
+                return Ok(Polled::failed(
+                    Severity::Soft,
+                    Some(200),
+                    format!("unreadable: {reason}"),
+                ));
+            }
+            Ok(document) => document,
+        };
         let kind = feed_kind(document.kind());
         if kind != feed.kind {
             store::feeds::set_kind(&self.archive, feed.id, kind).await?;
