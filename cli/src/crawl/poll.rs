@@ -240,6 +240,11 @@ impl Engine {
             }
             Ok(document) => document,
         };
+        if let explore::Document::Feed(parsed) = &document
+            && !parsed.warnings.is_empty()
+        {
+            tracing::info!(feed = %feed.url, warnings = ?parsed.warnings, "feed read with warnings");
+        }
         let kind = feed_kind(document.kind());
         if kind != feed.kind {
             store::feeds::set_kind(&self.archive, feed.id, kind).await?;
