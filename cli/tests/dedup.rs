@@ -93,7 +93,8 @@ fn output_file_explain_and_thread_count_do_not_change_results() {
     let lines: Vec<Value> = outputs[0].lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines[1]["cluster"], "x");
     assert!(lines[1]["scores"]["containment"].as_f64().unwrap() > 0.9);
-    assert_eq!(lines[1]["thresholds"]["duplicate_containment"], 0.75);
+    assert!(lines[1]["thresholds"]["duplicate_containment"].as_f64().is_some());
+    assert!(lines[1]["explanation"].as_str().unwrap().starts_with("near-copy: "), "{}", lines[1]);
     // Outside the five-day window: its own cluster.
     assert_eq!(lines[2]["cluster"], "z");
 }
@@ -104,4 +105,66 @@ fn empty_input_gives_empty_output_and_bad_flags_fail() {
     let output = morgue_with_stdin(&["dedup", "--input", "-", "--window", "soon"], b"");
     assert!(!output.status.success());
     assert!(stderr(&output).contains("bad window"), "{}", stderr(&output));
+}
+
+/// The golden set: real news text (WCXB, CC-BY-4.0; see `fixtures/dedup/README.md`) turned into
+/// one case of each hard kind, with the relation and the explanation each must get.
+#[test]
+fn golden_cases_of_every_hard_kind_get_their_relation_and_explanation() {
+    let input = include_str!("fixtures/dedup/golden.jsonl");
+    let out = run(input, &["--explain"]);
+    let by_id = |id: &str| out.iter().find(|v| v["id"] == id).unwrap_or_else(|| panic!("{id}"));
+    let link_with = |doc: &Value, other: &str| -> Value {
+        doc["links"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["with"] == other)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let original = by_id("rental");
+    assert_eq!(original["cluster"], "rental", "the first publication represents the story");
+
+    // A brief (the first two paragraphs under a byline and a footer of its own): a duplicate.
+    let brief = by_id("rental-brief");
+    assert_eq!((&brief["cluster"], &brief["relation"]), (&"rental".into(), &"duplicate".into()));
+    let why = brief["explanation"].as_str().unwrap();
+    assert!(why.starts_with("near-copy: ") || why.starts_with("contained: "), "{why}");
+    assert!(why.ends_with("; shares all 4 names and all 6 numbers"), "{why}");
+
+    // A later version (two figures changed, a paragraph added): similar, saying which changed.
+    let update = by_id("rental-update");
+    assert_eq!((&update["cluster"], &update["relation"]), (&"rental".into(), &"similar".into()));
+    assert_eq!(update["method"], "facts/update");
+    assert_eq!(
+        update["explanation"],
+        "later version: a copy by its wording (near-copy 99%), numbers changed: 8,200, 734 → \
+         9,400, 741; shares all 10 names"
+    );
+
+    // Another story on the same template (every company, place and figure replaced): no link,
+    // and the reason is kept on both sides.
+    let template = by_id("rental-template");
+    assert_eq!(template["cluster"], "rental-template");
+    assert_eq!(template["links"].as_array().unwrap().len(), 0, "{template}");
+    let refused = template["not_linked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["with"] == "rental")
+        .unwrap_or_else(|| panic!("{template}"));
+    assert_eq!(
+        refused["explanation"],
+        "same wording (passages 60%), names differ: J.D. Power, North America, Travel vs Ipsos \
+         Mori, Europe, Condé Nast (2 of 10 names shared)"
+    );
+    assert_eq!(link_with(original, "rental-template"), Value::Null);
+
+    // A roundup quoting the ledes of three stories is a story of its own, and so are they.
+    for id in ["roundup", "teachers", "builders"] {
+        let doc = by_id(id);
+        assert_eq!(doc["cluster"], id, "{doc}");
+        assert_eq!(doc["links"].as_array().unwrap().len(), 0, "{doc}");
+    }
 }

@@ -4,12 +4,13 @@
 //! ```text
 //! near-copy: 94% of the shorter text's word sequences are in the longer; shares 14 of 15 names and all 6 numbers
 //! contained: 62 words, 88% of the shorter text's passages, are in the longer (length ratio 0.05); shares 4 of 4 names
-//! later version: a copy by its wording (near-copy 91%), numbers changed: 31, 2 vs 45, 3; shares 12 of 12 names
+//! later version: a copy by its wording (near-copy 91%), numbers changed: 31, 2 → 45, 3; shares all 12 names
 //! same wording, names differ: Ajax, PSV vs Celtic, Rangers (1 of 9 names shared)
 //! ```
 //!
-//! The first document is the link's `doc`, the second its `of`; "vs" lists the first's facts
-//! before the second's.
+//! The first document is the link's `doc` (the later), the second its `of`; "vs" lists the
+//! first's facts before the second's, and a later version's changed numbers read from the
+//! earlier document's to the later's ("31 → 45").
 
 use std::fmt::Write;
 
@@ -72,15 +73,16 @@ fn shares(agreement: &Agreement, kind: &str) -> Option<String> {
     }
 }
 
-/// "Ajax, PSV vs Celtic, Rangers": each side's facts (inside the shared span) the other lacks.
-fn differ(a: &Signature, b: &Signature, numbers: bool) -> String {
+/// "Ajax, PSV vs Celtic, Rangers": each side's facts (inside the shared span) the other lacks,
+/// the first's, `between`, the second's.
+fn differ(a: &Signature, b: &Signature, numbers: bool, between: &str) -> String {
     let shared = passages::shared(&a.passages, &b.passages);
     let list = |x: &Facts, span, y: &Facts| {
         let missing = facts::missing(x, numbers, span, y, LISTED);
         if missing.is_empty() { "none".to_owned() } else { missing.join(", ") }
     };
     format!(
-        "{} vs {}",
+        "{}{between}{}",
         list(&a.facts, shared.first, &b.facts),
         list(&b.facts, shared.second, &a.facts)
     )
@@ -107,10 +109,11 @@ pub(crate) fn link(method: Method, s: &Scores, a: &Signature, b: &Signature) -> 
         } else {
             format!("passages {}", percent(s.passage))
         };
+        // From the earlier document's figures to the later's.
         let _ = write!(
             out,
             "later version: a copy by its wording ({copy}), numbers changed: {}",
-            differ(a, b, true)
+            differ(b, a, true, " → ")
         );
         if let Some(names) = shares(&s.names, "names") {
             let _ = write!(out, "; shares {names}");
@@ -133,12 +136,12 @@ pub(crate) fn veto(method: Method, veto: Veto, s: &Scores, a: &Signature, b: &Si
     match veto {
         Veto::Names => format!(
             "same wording ({how}), names differ: {} ({} names shared)",
-            differ(a, b, false),
+            differ(a, b, false, " vs "),
             shared_count(&s.names)
         ),
         Veto::Numbers => format!(
             "same wording ({how}), numbers differ: {} ({} numbers shared)",
-            differ(a, b, true),
+            differ(a, b, true, " vs "),
             shared_count(&s.numbers)
         ),
     }
