@@ -54,13 +54,11 @@ fn wording(method: Method, s: &Scores) -> String {
 
 /// "shares 14 of 15 names", from the side that agrees better.
 fn shares(agreement: &Agreement, kind: &str) -> Option<String> {
-    let (n, found) = if agreement.first == 0 {
-        (agreement.second, agreement.second_found)
-    } else if agreement.second == 0 {
-        (agreement.first, agreement.first_found)
-    } else if f32::from(agreement.first_found) / f32::from(agreement.first)
-        >= f32::from(agreement.second_found) / f32::from(agreement.second)
-    {
+    let first_is_better = agreement.second == 0
+        || (agreement.first > 0
+            && f32::from(agreement.first_found) / f32::from(agreement.first)
+                >= f32::from(agreement.second_found) / f32::from(agreement.second));
+    let (n, found) = if first_is_better {
         (agreement.first, agreement.first_found)
     } else {
         (agreement.second, agreement.second_found)
