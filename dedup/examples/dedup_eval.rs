@@ -136,6 +136,18 @@ fn main() {
     config.clustering.min_link_density = best.1;
     let test_pairs = candidates(&test_sigs);
     report_candidate_recall("test", &test, &test_pairs);
+    {
+        // What the lede passages add: the same without them.
+        let no_ledes = dedup::CandidateConfig { lede_passages: false, ..base_config.candidates };
+        let d = Deduper::new(Config { thresholds: open, candidates: no_ledes, ..base_config })
+            .expect("model");
+        let links = d.run_signatures(&test_sigs).links;
+        let index: HashMap<&str, usize> =
+            test_sigs.iter().enumerate().map(|(i, s)| (s.id.as_str(), i)).collect();
+        let pairs: Vec<_> =
+            links.iter().map(|l| (index[l.doc.as_str()], index[l.of.as_str()], l.scores)).collect();
+        report_candidate_recall("test without lede passages", &test, &pairs);
+    }
     println!("\n== test split, tuned thresholds ==");
     let d = Deduper::new(config).expect("model");
     let outcome = d.run_signatures(&test_sigs);
@@ -144,6 +156,34 @@ fn main() {
     println!("\n== test split, default thresholds (as shipped) ==");
     let shipped = Deduper::new(Config { threads: 2, ..Config::default() }).expect("model");
     report(&test, &shipped.run_signatures(&test_sigs));
+
+    println!(
+        "\n== test split, the rules before facts and passages (containment 0.75, rewording 0.96/0.6, similar 0.75/0.22, no lede keys) =="
+    );
+    let before = Thresholds {
+        duplicate_containment: 0.75,
+        duplicate_length_ratio: 0.1,
+        duplicate_cosine: 0.96,
+        duplicate_content: 0.6,
+        similar_cosine: 0.75,
+        similar_content: 0.22,
+        passage_containment: 2.0,
+        passage_words: f32::MAX,
+        key_name_differ: u16::MAX,
+        name_differ: u16::MAX,
+        name_min: u16::MAX,
+        name_few_agreement: -1.0,
+        name_agreement: 0.0,
+        number_differ: u16::MAX,
+        number_agreement: 0.0,
+        update_numbers: u16::MAX,
+    };
+    let candidates_before =
+        dedup::CandidateConfig { lede_passages: false, ..base_config.candidates };
+    let d =
+        Deduper::new(Config { thresholds: before, candidates: candidates_before, ..base_config })
+            .expect("model");
+    report(&test, &d.run_signatures(&test_sigs));
 
     println!(
         "\n== test split, the Spanish study's rule (cosine >= 0.6, POS-Jaccard >= 0.1, as similar) =="
@@ -164,6 +204,7 @@ fn main() {
         name_agreement: 0.0,
         number_differ: u16::MAX,
         number_agreement: 0.0,
+        update_numbers: u16::MAX,
     };
     let d = Deduper::new(Config { thresholds: spanish, ..base_config }).expect("model");
     let outcome = d.run_signatures(&test_sigs);
@@ -190,6 +231,7 @@ fn open_thresholds() -> Thresholds {
         name_agreement: 0.0,
         number_differ: u16::MAX,
         number_agreement: 0.0,
+        update_numbers: 1,
     }
 }
 
@@ -369,28 +411,39 @@ fn report_candidate_recall(name: &str, docs: &[Doc], pairs: &[(usize, usize, Sco
     let found: HashSet<(usize, usize)> =
         pairs.iter().map(|&(a, b, _)| (a.min(b), a.max(b))).collect();
     let (mut dup, mut dup_found, mut sim, mut sim_found) = (0, 0, 0, 0);
+    let mut by_kind: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
     for i in 0..docs.len() {
         for j in i + 1..docs.len() {
-            match evalset::truth(&docs[i], &docs[j]) {
+            let truth = evalset::truth(&docs[i], &docs[j]);
+            let hit = usize::from(found.contains(&(i, j)));
+            match truth {
                 Some(Relation::Duplicate) => {
                     dup += 1;
-                    dup_found += usize::from(found.contains(&(i, j)));
+                    dup_found += hit;
                 }
                 Some(Relation::Similar) => {
                     sim += 1;
-                    sim_found += usize::from(found.contains(&(i, j)));
+                    sim_found += hit;
                 }
-                None => {}
+                None => continue,
             }
+            let entry = by_kind.entry(pair_kind(&docs[i], &docs[j])).or_default();
+            entry.0 += 1;
+            entry.1 += hit;
         }
     }
     let n = docs.len() as f64;
+    let kinds: Vec<String> = by_kind
+        .iter()
+        .map(|(kind, (all, hit))| format!("{kind} {:.4}", *hit as f64 / (*all).max(1) as f64))
+        .collect();
     println!(
-        "{name}: {} candidate pairs ({:.2}% of all pairs); candidate recall: duplicate {:.4}, similar {:.4}",
+        "{name}: {} candidate pairs ({:.2}% of all pairs); candidate recall: duplicate {:.4}, similar {:.4}; by kind: {}",
         pairs.len(),
         100.0 * pairs.len() as f64 / (n * (n - 1.0) / 2.0),
         dup_found as f64 / dup.max(1) as f64,
-        sim_found as f64 / sim.max(1) as f64
+        sim_found as f64 / sim.max(1) as f64,
+        kinds.join(", ")
     );
 }
 
@@ -549,6 +602,12 @@ fn knobs() -> Vec<Knob> {
             values: counts(&[1, 2, 3, 4, 5, 6, 8, 10, u16::MAX]),
             get: |t| f32::from(t.number_differ),
             set: |t, v| t.number_differ = v as u16,
+        },
+        Knob {
+            name: "update_numbers",
+            values: counts(&[1, 2, 3, u16::MAX]),
+            get: |t| f32::from(t.update_numbers),
+            set: |t, v| t.update_numbers = v as u16,
         },
         Knob {
             name: "number_agreement",

@@ -255,6 +255,9 @@ pub struct Thresholds {
     pub number_differ: u16,
     /// …when the numbers agree less than this.
     pub number_agreement: f32,
+    /// Facts: this many numbers on each side that the other lacks make a duplicate a later
+    /// version of the story (`similar`).
+    pub update_numbers: u16,
 }
 
 impl Default for Thresholds {
@@ -276,6 +279,7 @@ impl Default for Thresholds {
             name_few_agreement: 0.34,
             number_differ: 2,
             number_agreement: 0.1,
+            update_numbers: 1,
         }
     }
 }
@@ -299,6 +303,7 @@ impl Thresholds {
             ("name_agreement", f64::from(self.name_agreement)),
             ("number_differ", f64::from(self.number_differ)),
             ("number_agreement", f64::from(self.number_agreement)),
+            ("update_numbers", f64::from(self.update_numbers)),
         ]
     }
 
@@ -326,6 +331,7 @@ impl Thresholds {
             name_agreement: f("name_agreement", d.name_agreement),
             number_differ: n("number_differ", d.number_differ),
             number_agreement: f("number_agreement", d.number_agreement),
+            update_numbers: n("update_numbers", d.update_numbers),
         }
     }
 
@@ -355,7 +361,7 @@ impl Thresholds {
         if numbers.differ() >= self.number_differ && numbers.share() < self.number_agreement {
             return Verdict::Veto(method, Veto::Numbers);
         }
-        if method.relation() == Relation::Duplicate && s.numbers.changed() {
+        if method.relation() == Relation::Duplicate && s.numbers.differ() >= self.update_numbers {
             return Verdict::Link(Method::Update);
         }
         Verdict::Link(method)
