@@ -25,6 +25,12 @@
 //!   tagged by [`tagger`], nouns, proper nouns, numbers and verbs kept, folded (the normalizer's
 //!   NFKC, case and diacritics folding), stemmed (Snowball, [`text::Stemmers`]) and hashed.
 //! - **Embedding cosine**: [`embed::default_model`] over the title and the start of the text.
+//! - **Passages**: winnowed fingerprints of the first 1,000 words' shingles ([`passages`]): the
+//!   share of the shorter text found in the longer whatever the length ratio (briefs), and the
+//!   span of text two documents share.
+//! - **Facts**: names and numbers ([`facts`]), compared over that shared span: names that
+//!   disagree refuse a link (another story on the same template), numbers that changed make a
+//!   copy a later version (`similar`).
 //! - **Length ratio** of the word counts.
 //!
 //! The language is the document's label or else a guess from function words
@@ -33,10 +39,11 @@
 //!
 //! # Candidates, verification, clusters
 //!
-//! See `candidates.rs` (MinHash bands and cross-polytope tables, time window, undated
-//! documents), `verify.rs` (the three rules) and `cluster.rs` (two-level average linkage on the
-//! link graph, representatives); `docs/dedup.md` gives the design, the evaluation set, how the
-//! thresholds were tuned, the figures, and the deviations from the Spanish study.
+//! See `candidates.rs` (MinHash bands, cross-polytope tables and lede passages, time window,
+//! undated documents), `verify.rs` (the wording rules, then the facts), `explain.rs` (every link
+//! and refusal in words) and `cluster.rs` (two-level average linkage on the link graph,
+//! representatives); `docs/dedup.md` gives the design, the evaluation set, how the thresholds
+//! were tuned, the figures per kind, and the deviations from the Spanish study.
 
 mod ann;
 mod candidates;
