@@ -221,6 +221,8 @@ pub(crate) struct Word<'a> {
     pub(crate) text: &'a str,
     /// Folded ([`crate::text::fold`]).
     pub(crate) folded: &'a str,
+    /// [`crate::text::hash_bytes`] of the folded word.
+    pub(crate) hash: u64,
     /// Byte offset in the text.
     pub(crate) offset: u32,
     /// Word position (from 1; 0 for the headline's words).
@@ -294,9 +296,8 @@ impl Collector {
         while i < tokens.len() {
             let token = tokens[i];
             let tag = tags.get(i).copied().unwrap_or(Upos::X);
-            if token.chars().next().is_some_and(char::is_lowercase) {
-                self.lower.insert(hash_bytes(fold(token).as_bytes()));
-            }
+            // (Which words the text writes in lower case is read with its numbers, from every
+            // word: `read_words`.)
             if headline || !is_name(token, tag) || calendar(&fold(token)).is_some() {
                 i += 1;
                 continue;
@@ -371,14 +372,14 @@ impl Collector {
                 }
                 continue;
             }
-            if let Some(date) = calendar(word.folded) {
+            if let Some(date) = calendar_by_hash(word.hash, word.folded) {
                 self.end_run();
                 self.add_number(date, word.position, word.text);
                 continue;
             }
             let first = word.text.chars().next().unwrap_or(' ');
             if first.is_lowercase() {
-                self.lower.insert(hash_bytes(word.folded.as_bytes()));
+                self.lower.insert(word.hash);
             }
             if word.position == 0 || word.offset < self.tagged_end {
                 continue;
@@ -529,81 +530,92 @@ fn is_particle(token: &str) -> bool {
     )
 }
 
+/// [`calendar`] of a folded word whose [`hash_bytes`] is known: one look-up in a set of the
+/// names' hashes first, since it runs on every word of every text.
+fn calendar_by_hash(hash: u64, folded: &str) -> Option<&'static str> {
+    static HASHES: std::sync::OnceLock<HashSet<u64>> = std::sync::OnceLock::new();
+    let hashes = HASHES
+        .get_or_init(|| CALENDAR.iter().map(|(name, _)| hash_bytes(name.as_bytes())).collect());
+    if hashes.contains(&hash) { calendar(folded) } else { None }
+}
+
 /// The date fact of a weekday or month name (folded), in the languages with tagger models.
 fn calendar(folded: &str) -> Option<&'static str> {
-    const NAMES: &[(&str, &str)] = &[
-        ("monday", "weekday:1"),
-        ("tuesday", "weekday:2"),
-        ("wednesday", "weekday:3"),
-        ("thursday", "weekday:4"),
-        ("friday", "weekday:5"),
-        ("saturday", "weekday:6"),
-        ("sunday", "weekday:7"),
-        ("montag", "weekday:1"),
-        ("dienstag", "weekday:2"),
-        ("mittwoch", "weekday:3"),
-        ("donnerstag", "weekday:4"),
-        ("freitag", "weekday:5"),
-        ("samstag", "weekday:6"),
-        ("sonntag", "weekday:7"),
-        ("lunes", "weekday:1"),
-        ("martes", "weekday:2"),
-        ("miercoles", "weekday:3"),
-        ("jueves", "weekday:4"),
-        ("viernes", "weekday:5"),
-        ("sabado", "weekday:6"),
-        ("domingo", "weekday:7"),
-        ("lundi", "weekday:1"),
-        ("mardi", "weekday:2"),
-        ("mercredi", "weekday:3"),
-        ("jeudi", "weekday:4"),
-        ("vendredi", "weekday:5"),
-        ("samedi", "weekday:6"),
-        ("dimanche", "weekday:7"),
-        ("january", "month:1"),
-        ("february", "month:2"),
-        ("march", "month:3"),
-        ("april", "month:4"),
-        ("june", "month:6"),
-        ("july", "month:7"),
-        ("august", "month:8"),
-        ("september", "month:9"),
-        ("october", "month:10"),
-        ("november", "month:11"),
-        ("december", "month:12"),
-        ("januar", "month:1"),
-        ("februar", "month:2"),
-        ("marz", "month:3"),
-        ("juni", "month:6"),
-        ("juli", "month:7"),
-        ("oktober", "month:10"),
-        ("dezember", "month:12"),
-        ("enero", "month:1"),
-        ("febrero", "month:2"),
-        ("marzo", "month:3"),
-        ("abril", "month:4"),
-        ("mayo", "month:5"),
-        ("junio", "month:6"),
-        ("julio", "month:7"),
-        ("agosto", "month:8"),
-        ("septiembre", "month:9"),
-        ("octubre", "month:10"),
-        ("noviembre", "month:11"),
-        ("diciembre", "month:12"),
-        ("janvier", "month:1"),
-        ("fevrier", "month:2"),
-        ("mars", "month:3"),
-        ("avril", "month:4"),
-        ("juin", "month:6"),
-        ("juillet", "month:7"),
-        ("aout", "month:8"),
-        ("septembre", "month:9"),
-        ("octobre", "month:10"),
-        ("novembre", "month:11"),
-        ("decembre", "month:12"),
-    ];
-    NAMES.iter().find(|(name, _)| *name == folded).map(|(_, fact)| *fact)
+    CALENDAR.iter().find(|(name, _)| *name == folded).map(|(_, fact)| *fact)
 }
+
+/// Weekday and month names, folded, with their date facts.
+const CALENDAR: &[(&str, &str)] = &[
+    ("monday", "weekday:1"),
+    ("tuesday", "weekday:2"),
+    ("wednesday", "weekday:3"),
+    ("thursday", "weekday:4"),
+    ("friday", "weekday:5"),
+    ("saturday", "weekday:6"),
+    ("sunday", "weekday:7"),
+    ("montag", "weekday:1"),
+    ("dienstag", "weekday:2"),
+    ("mittwoch", "weekday:3"),
+    ("donnerstag", "weekday:4"),
+    ("freitag", "weekday:5"),
+    ("samstag", "weekday:6"),
+    ("sonntag", "weekday:7"),
+    ("lunes", "weekday:1"),
+    ("martes", "weekday:2"),
+    ("miercoles", "weekday:3"),
+    ("jueves", "weekday:4"),
+    ("viernes", "weekday:5"),
+    ("sabado", "weekday:6"),
+    ("domingo", "weekday:7"),
+    ("lundi", "weekday:1"),
+    ("mardi", "weekday:2"),
+    ("mercredi", "weekday:3"),
+    ("jeudi", "weekday:4"),
+    ("vendredi", "weekday:5"),
+    ("samedi", "weekday:6"),
+    ("dimanche", "weekday:7"),
+    ("january", "month:1"),
+    ("february", "month:2"),
+    ("march", "month:3"),
+    ("april", "month:4"),
+    ("june", "month:6"),
+    ("july", "month:7"),
+    ("august", "month:8"),
+    ("september", "month:9"),
+    ("october", "month:10"),
+    ("november", "month:11"),
+    ("december", "month:12"),
+    ("januar", "month:1"),
+    ("februar", "month:2"),
+    ("marz", "month:3"),
+    ("juni", "month:6"),
+    ("juli", "month:7"),
+    ("oktober", "month:10"),
+    ("dezember", "month:12"),
+    ("enero", "month:1"),
+    ("febrero", "month:2"),
+    ("marzo", "month:3"),
+    ("abril", "month:4"),
+    ("mayo", "month:5"),
+    ("junio", "month:6"),
+    ("julio", "month:7"),
+    ("agosto", "month:8"),
+    ("septiembre", "month:9"),
+    ("octubre", "month:10"),
+    ("noviembre", "month:11"),
+    ("diciembre", "month:12"),
+    ("janvier", "month:1"),
+    ("fevrier", "month:2"),
+    ("mars", "month:3"),
+    ("avril", "month:4"),
+    ("juin", "month:6"),
+    ("juillet", "month:7"),
+    ("aout", "month:8"),
+    ("septembre", "month:9"),
+    ("octobre", "month:10"),
+    ("novembre", "month:11"),
+    ("decembre", "month:12"),
+];
 
 /// The normalised value of a number token, and whether the next token (a scale word such as
 /// `million`) was part of it; `None` for a token that is not a number (`COVID-19`, `A320`).

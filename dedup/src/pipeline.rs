@@ -340,7 +340,14 @@ impl Deduper {
             words(truncate(&doc.title, 1_000)).map(|w| (w, fold(w))).collect();
         let title: Vec<Word<'_>> = title
             .iter()
-            .map(|(w, f)| Word { text: w, folded: f, offset: 0, position: 0, sentence_start: true })
+            .map(|(w, f)| Word {
+                text: w,
+                folded: f,
+                hash: hash_bytes(f.as_bytes()),
+                offset: 0,
+                position: 0,
+                sentence_start: true,
+            })
             .collect();
         facts.read_words(&title);
         let text = truncate(&doc.text, self.config.limits.max_text_bytes);
@@ -349,21 +356,23 @@ impl Deduper {
         let kept = self.config.limits.shingle_words.max(crate::passages::PASSAGE_WORDS);
         // Facts are read a stretch of words at a time (a number may take the next word).
         const STRETCH: usize = 256;
-        let mut stretch: Vec<(&str, String, u32, bool)> = Vec::with_capacity(STRETCH);
-        let read = |stretch: &[(&str, String, u32, bool)], first: u32, facts: &mut Collector| {
-            let words: Vec<Word<'_>> = stretch
-                .iter()
-                .enumerate()
-                .map(|(i, (w, f, offset, sentence_start))| Word {
-                    text: w,
-                    folded: f,
-                    offset: *offset,
-                    position: u16::try_from(first as usize + i).unwrap_or(u16::MAX),
-                    sentence_start: *sentence_start,
-                })
-                .collect();
-            facts.read_words(&words);
-        };
+        let mut stretch: Vec<(&str, String, u64, u32, bool)> = Vec::with_capacity(STRETCH);
+        let read =
+            |stretch: &[(&str, String, u64, u32, bool)], first: u32, facts: &mut Collector| {
+                let words: Vec<Word<'_>> = stretch
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (w, f, hash, offset, sentence_start))| Word {
+                        text: w,
+                        folded: f,
+                        hash: *hash,
+                        offset: *offset,
+                        position: u16::try_from(first as usize + i).unwrap_or(u16::MAX),
+                        sentence_start: *sentence_start,
+                    })
+                    .collect();
+                facts.read_words(&words);
+            };
         // Where each word begins, to place names found by their byte offsets.
         let mut word_starts: Vec<u32> = Vec::new();
         let base = text.as_ptr() as usize;
@@ -387,10 +396,11 @@ impl Deduper {
             let offset = u32::try_from(at).unwrap_or(u32::MAX);
             word_starts.push(offset);
             let folded = fold(word);
+            let hash = hash_bytes(folded.as_bytes());
             if hashes.len() < kept {
-                hashes.push(hash_bytes(folded.as_bytes()));
+                hashes.push(hash);
             }
-            stretch.push((word, folded, offset, sentence_start));
+            stretch.push((word, folded, hash, offset, sentence_start));
             sentence_start = false;
             if stretch.len() == STRETCH {
                 read(&stretch, count + 1 - STRETCH as u32, facts);

@@ -268,7 +268,7 @@ impl Default for Thresholds {
             duplicate_length_ratio: 0.1,
             duplicate_cosine: 0.96,
             duplicate_content: 0.6,
-            similar_cosine: 0.7,
+            similar_cosine: 0.75,
             similar_content: 0.2,
             passage_containment: 0.55,
             passage_words: 20.0,

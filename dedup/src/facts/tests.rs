@@ -77,6 +77,7 @@ fn facts(language: &str, title: &str, text: &str) -> Facts {
             .map(|(i, (text, folded, offset, sentence_start))| Word {
                 text,
                 folded,
+                hash: hash_bytes(folded.as_bytes()),
                 offset: *offset,
                 position: if headline { 0 } else { i as u16 + 1 },
                 sentence_start: *sentence_start,
@@ -183,6 +184,7 @@ fn names_past_the_tagged_start_are_found_by_their_capitals() {
         .map(|(i, (text, folded, offset, sentence_start))| Word {
             text,
             folded,
+            hash: hash_bytes(folded.as_bytes()),
             offset: *offset,
             position: i as u16 + 1,
             sentence_start: *sentence_start,
