@@ -110,14 +110,7 @@ pub(crate) async fn compare_new(archive: &Archive, deduper: &Arc<Deduper>) -> Re
             let docs: Vec<Document> = outdated.iter().map(document).collect();
             let worker = Arc::clone(deduper);
             let again = tokio::task::spawn_blocking(move || worker.signatures(&docs)).await?;
-            for (signature, story) in again.iter().zip(&outdated) {
-                let stored = Stored {
-                    story_id: story.id,
-                    published_at: Some(time_of(story)),
-                    bytes: signature.to_bytes(),
-                };
-                store::signatures::put(archive, &stored).await?;
-            }
+            store_signatures(archive, &again, &outdated).await?;
             existing.extend(again);
         }
         let existing_ids: Vec<i64> = existing.iter().filter_map(|s| s.id.parse().ok()).collect();
@@ -138,18 +131,28 @@ pub(crate) async fn compare_new(archive: &Archive, deduper: &Arc<Deduper>) -> Re
         }
         links_found += update.links.len() as u64;
         clusters_touched += store_clusters(archive, &update.assignments).await?;
-        for (signature, story) in new.iter().zip(&batch) {
-            let stored = Stored {
-                story_id: story.id,
-                published_at: Some(time_of(story)),
-                bytes: signature.to_bytes(),
-            };
-            store::signatures::put(archive, &stored).await?;
-        }
+        store_signatures(archive, &new, &batch).await?;
         stories_done += batch.len() as u64;
         tracing::info!(stories = stories_done, links = links_found, "deduplicating");
     }
     Ok(Done { stories: stories_done, links: links_found, clusters: clusters_touched })
+}
+
+/// Stores the signatures of these stories (in the same order), replacing any they had.
+async fn store_signatures(
+    archive: &Archive,
+    signatures: &[Signature],
+    stories: &[Story],
+) -> Result<()> {
+    for (signature, story) in signatures.iter().zip(stories) {
+        let stored = Stored {
+            story_id: story.id,
+            published_at: Some(time_of(story)),
+            bytes: signature.to_bytes(),
+        };
+        store::signatures::put(archive, &stored).await?;
+    }
+    Ok(())
 }
 
 /// The time a story is compared at: its publication, or when it was archived.

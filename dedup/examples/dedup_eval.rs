@@ -167,16 +167,7 @@ fn main() {
         duplicate_content: 0.6,
         similar_cosine: 0.75,
         similar_content: 0.22,
-        passage_containment: 2.0,
-        passage_words: f32::MAX,
-        key_name_differ: u16::MAX,
-        name_differ: u16::MAX,
-        name_min: u16::MAX,
-        name_few_agreement: -1.0,
-        name_agreement: 0.0,
-        number_differ: u16::MAX,
-        number_agreement: 0.0,
-        update_numbers: u16::MAX,
+        ..without_facts_or_passages()
     };
     let candidates_before =
         dedup::CandidateConfig { lede_passages: false, ..base_config.candidates };
@@ -190,21 +181,10 @@ fn main() {
     );
     let spanish = Thresholds {
         duplicate_containment: 2.0,
-        duplicate_length_ratio: 2.0,
         duplicate_cosine: 2.0,
-        duplicate_content: 2.0,
         similar_cosine: 0.6,
         similar_content: 0.1,
-        passage_containment: 2.0,
-        passage_words: f32::MAX,
-        key_name_differ: u16::MAX,
-        name_differ: u16::MAX,
-        name_min: u16::MAX,
-        name_few_agreement: -1.0,
-        name_agreement: 0.0,
-        number_differ: u16::MAX,
-        number_agreement: 0.0,
-        update_numbers: u16::MAX,
+        ..without_facts_or_passages()
     };
     let d = Deduper::new(Config { thresholds: spanish, ..base_config }).expect("model");
     let outcome = d.run_signatures(&test_sigs);
@@ -224,14 +204,25 @@ fn open_thresholds() -> Thresholds {
         similar_content: 0.0,
         passage_containment: 0.0,
         passage_words: 0.0,
+        update_numbers: 1,
+        ..without_facts_or_passages()
+    }
+}
+
+/// The shipped wording rules with neither the passage rule nor any facts: no veto, no update.
+fn without_facts_or_passages() -> Thresholds {
+    Thresholds {
+        passage_containment: 2.0,
+        passage_words: f32::MAX,
         key_name_differ: u16::MAX,
         name_differ: u16::MAX,
+        name_agreement: 0.0,
         name_min: u16::MAX,
         name_few_agreement: -1.0,
-        name_agreement: 0.0,
         number_differ: u16::MAX,
         number_agreement: 0.0,
-        update_numbers: 1,
+        update_numbers: u16::MAX,
+        ..Thresholds::default()
     }
 }
 

@@ -438,28 +438,47 @@ fn agreements(
 /// rule).
 pub(crate) fn score(a: &Signature, b: &Signature, thresholds: &Thresholds) -> Option<Scores> {
     let shingle_jaccard = minhash::jaccard(&a.minhash, &b.minhash);
-    let containment = minhash::containment(shingle_jaccard, a.shingles, b.shingles);
-    let cosine = a.cosine(b);
-    let length_ratio = length_ratio(a.words, b.words);
-    let (passage, shared_words, shared) = passage(a, b);
-    if thresholds.hopeless(containment, cosine, length_ratio, passage, shared_words) {
-        return None;
-    }
-    let content_jaccard = sorted_jaccard(&a.content, &b.content);
-    let mut scores = Scores {
+    let cheap = Cheap {
         shingle_jaccard,
-        containment,
-        content_jaccard,
-        cosine,
-        length_ratio,
-        passage,
-        shared_words,
-        ..Scores::default()
+        containment: minhash::containment(shingle_jaccard, a.shingles, b.shingles),
+        cosine: a.cosine(b),
+        length_ratio: length_ratio(a.words, b.words),
     };
-    if thresholds.wording(&scores).is_some() {
-        (scores.names, scores.key_names, scores.numbers) = agreements(a, b, &shared);
+    cheap.finish(a, b, thresholds)
+}
+
+/// The signals a pair's scoring reads first, from the MinHash, the embedding and the counts.
+struct Cheap {
+    shingle_jaccard: f32,
+    containment: f32,
+    cosine: f32,
+    length_ratio: f32,
+}
+
+impl Cheap {
+    /// The rest of [`score`]: the passages, then (unless no rule can match) the POS-filtered
+    /// Jaccard, then (if the wording matches a rule) the facts.
+    fn finish(self, a: &Signature, b: &Signature, thresholds: &Thresholds) -> Option<Scores> {
+        let Cheap { shingle_jaccard, containment, cosine, length_ratio } = self;
+        let (passage, shared_words, shared) = passage(a, b);
+        if thresholds.hopeless(containment, cosine, length_ratio, passage, shared_words) {
+            return None;
+        }
+        let mut scores = Scores {
+            shingle_jaccard,
+            containment,
+            content_jaccard: sorted_jaccard(&a.content, &b.content),
+            cosine,
+            length_ratio,
+            passage,
+            shared_words,
+            ..Scores::default()
+        };
+        if thresholds.wording(&scores).is_some() {
+            (scores.names, scores.key_names, scores.numbers) = agreements(a, b, &shared);
+        }
+        Some(scores)
     }
-    Some(scores)
 }
 
 /// The signals that every candidate pair reads, packed row by row in rank order: each pair then
@@ -533,28 +552,13 @@ impl<'s> Packed<'s> {
         }
         let row = |i: usize| &self.minhash[i * minhash::MINHASH_LEN..][..minhash::MINHASH_LEN];
         let shingle_jaccard = minhash::jaccard(row(a), row(b));
-        let containment = minhash::containment(shingle_jaccard, pa.shingles, pb.shingles);
-        let length_ratio = length_ratio(pa.words, pb.words);
-        let (sa, sb) = (self.sigs[a], self.sigs[b]);
-        let (passage, shared_words, shared) = passage(sa, sb);
-        if thresholds.hopeless(containment, cosine, length_ratio, passage, shared_words) {
-            return None;
-        }
-        let content_jaccard = sorted_jaccard(&sa.content, &sb.content);
-        let mut scores = Scores {
+        let cheap = Cheap {
             shingle_jaccard,
-            containment,
-            content_jaccard,
+            containment: minhash::containment(shingle_jaccard, pa.shingles, pb.shingles),
             cosine,
-            length_ratio,
-            passage,
-            shared_words,
-            ..Scores::default()
+            length_ratio: length_ratio(pa.words, pb.words),
         };
-        if thresholds.wording(&scores).is_some() {
-            (scores.names, scores.key_names, scores.numbers) = agreements(sa, sb, &shared);
-        }
-        Some(scores)
+        cheap.finish(self.sigs[a], self.sigs[b], thresholds)
     }
 }
 

@@ -43,6 +43,42 @@ fn numbers_are_normalised_where_the_language_says_how() {
     assert_eq!(value(&"9".repeat(100), None, false), None);
 }
 
+/// The words of a text as the pipeline reads them: (word, folded, byte offset, begins a sentence).
+fn words_of(text: &str, headline: bool) -> Vec<(String, String, u32, bool)> {
+    let base = text.as_ptr() as usize;
+    let mut start = true;
+    let mut out = Vec::new();
+    for t in crate::text::tokens(text) {
+        match t {
+            crate::text::Token::Word(w) => {
+                let offset = (w.as_ptr() as usize - base) as u32;
+                out.push((w.to_owned(), crate::text::fold(w), offset, start || headline));
+                start = false;
+            }
+            crate::text::Token::End => start = true,
+        }
+    }
+    out
+}
+
+/// Gives the collector the numbers, dates and lower-case words of `words`, and (past the tagged
+/// stretch) their names by capitals.
+fn read_words(collector: &mut Collector, words: &[(String, String, u32, bool)], headline: bool) {
+    let list: Vec<Word<'_>> = words
+        .iter()
+        .enumerate()
+        .map(|(i, (text, folded, offset, sentence_start))| Word {
+            text,
+            folded,
+            hash: hash_bytes(folded.as_bytes()),
+            offset: *offset,
+            position: if headline { 0 } else { i as u16 + 1 },
+            sentence_start: *sentence_start,
+        })
+        .collect();
+    collector.read_words(&list);
+}
+
 fn facts(language: &str, title: &str, text: &str) -> Facts {
     let tagger = Tagger::for_language(language);
     let mut collector = Collector::new(Some(language));
@@ -54,42 +90,10 @@ fn facts(language: &str, title: &str, text: &str) -> Facts {
         let tags = tagger.tag(sentence);
         collector.read_names(text, sentence, &tags, false);
     }
-    let words = |text: &str, headline: bool| -> Vec<(String, String, u32, bool)> {
-        let base = text.as_ptr() as usize;
-        let mut start = true;
-        let mut out = Vec::new();
-        for t in crate::text::tokens(text) {
-            match t {
-                crate::text::Token::Word(w) => {
-                    let offset = (w.as_ptr() as usize - base) as u32;
-                    out.push((w.to_owned(), crate::text::fold(w), offset, start || headline));
-                    start = false;
-                }
-                crate::text::Token::End => start = true,
-            }
-        }
-        out
-    };
-    let read = |collector: &mut Collector, v: &[(String, String, u32, bool)], headline: bool| {
-        let words: Vec<Word<'_>> = v
-            .iter()
-            .enumerate()
-            .map(|(i, (text, folded, offset, sentence_start))| Word {
-                text,
-                folded,
-                hash: hash_bytes(folded.as_bytes()),
-                offset: *offset,
-                position: if headline { 0 } else { i as u16 + 1 },
-                sentence_start: *sentence_start,
-            })
-            .collect();
-        collector.read_words(&words);
-    };
-    read(&mut collector, &words(title, true), true);
-    let text_words = words(text, false);
-    read(&mut collector, &text_words, false);
-    let starts: Vec<u32> = text_words.iter().map(|w| w.2).collect();
-    collector.locate(&starts);
+    read_words(&mut collector, &words_of(title, true), true);
+    let text_words = words_of(text, false);
+    read_words(&mut collector, &text_words, false);
+    collector.locate(&text_words.iter().map(|w| w.2).collect::<Vec<_>>());
     collector.finish()
 }
 
@@ -158,39 +162,8 @@ fn names_past_the_tagged_start_are_found_by_their_capitals() {
     // Nothing tagged: every name comes from capitals.
     let text = "The talks in Geneva ended. Officials from the Bank of England met Ursula von der \
                 Leyen and NATO envoys. Geneva was quiet.";
-    let words: Vec<(String, String, u32, bool)> = {
-        let base = text.as_ptr() as usize;
-        let mut start = true;
-        let mut out = Vec::new();
-        for t in crate::text::tokens(text) {
-            match t {
-                crate::text::Token::Word(w) => {
-                    out.push((
-                        w.to_owned(),
-                        crate::text::fold(w),
-                        (w.as_ptr() as usize - base) as u32,
-                        start,
-                    ));
-                    start = false;
-                }
-                crate::text::Token::End => start = true,
-            }
-        }
-        out
-    };
-    let list: Vec<Word<'_>> = words
-        .iter()
-        .enumerate()
-        .map(|(i, (text, folded, offset, sentence_start))| Word {
-            text,
-            folded,
-            hash: hash_bytes(folded.as_bytes()),
-            offset: *offset,
-            position: i as u16 + 1,
-            sentence_start: *sentence_start,
-        })
-        .collect();
-    collector.read_words(&list);
+    let words = words_of(text, false);
+    read_words(&mut collector, &words, false);
     collector.locate(&words.iter().map(|w| w.2).collect::<Vec<_>>());
     let facts = collector.finish();
     let names = facts.names();
