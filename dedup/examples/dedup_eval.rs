@@ -497,6 +497,19 @@ struct Knob {
     set: fn(&mut Thresholds, f32),
 }
 
+/// A knob of a threshold field (counts are read and set through `f32`).
+macro_rules! knob {
+    ($field:ident, $values:expr) => {
+        Knob {
+            name: stringify!($field),
+            values: $values,
+            get: |t| t.$field as f32,
+            set: |t, v| t.$field = v as _,
+        }
+    };
+}
+
+#[allow(clippy::unnecessary_cast)]
 fn knobs() -> Vec<Knob> {
     let steps = |lo: f32, hi: f32, step: f32| {
         let mut v = Vec::new();
@@ -510,102 +523,22 @@ fn knobs() -> Vec<Knob> {
     let off = 2.0f32;
     let counts = |v: &[u16]| v.iter().map(|&x| f32::from(x)).collect::<Vec<_>>();
     vec![
-        Knob {
-            name: "duplicate_containment",
-            values: steps(0.4, 0.95, 0.05),
-            get: |t| t.duplicate_containment,
-            set: |t, v| t.duplicate_containment = v,
-        },
-        Knob {
-            name: "duplicate_length_ratio",
-            values: vec![0.0, 0.1, 0.2, 0.3, 0.4],
-            get: |t| t.duplicate_length_ratio,
-            set: |t, v| t.duplicate_length_ratio = v,
-        },
-        Knob {
-            name: "passage_containment",
-            values: [steps(0.3, 0.9, 0.05), vec![off]].concat(),
-            get: |t| t.passage_containment,
-            set: |t, v| t.passage_containment = v,
-        },
-        Knob {
-            name: "passage_words",
-            values: vec![10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 60.0, 80.0],
-            get: |t| t.passage_words,
-            set: |t, v| t.passage_words = v,
-        },
-        Knob {
-            name: "duplicate_cosine",
-            values: vec![0.85, 0.88, 0.9, 0.92, 0.94, 0.96, 0.98, off],
-            get: |t| t.duplicate_cosine,
-            set: |t, v| t.duplicate_cosine = v,
-        },
-        Knob {
-            name: "duplicate_content",
-            values: steps(0.3, 0.9, 0.1),
-            get: |t| t.duplicate_content,
-            set: |t, v| t.duplicate_content = v,
-        },
-        Knob {
-            name: "similar_cosine",
-            values: steps(0.6, 0.95, 0.025),
-            get: |t| t.similar_cosine,
-            set: |t, v| t.similar_cosine = v,
-        },
-        Knob {
-            name: "similar_content",
-            values: steps(0.05, 0.5, 0.025),
-            get: |t| t.similar_content,
-            set: |t, v| t.similar_content = v,
-        },
-        Knob {
-            name: "key_name_differ",
-            values: counts(&[1, 2, 3, 4, 5, u16::MAX]),
-            get: |t| f32::from(t.key_name_differ),
-            set: |t, v| t.key_name_differ = v as u16,
-        },
-        Knob {
-            name: "name_differ",
-            values: counts(&[1, 2, 3, 4, 5, 6, 8, 10, u16::MAX]),
-            get: |t| f32::from(t.name_differ),
-            set: |t, v| t.name_differ = v as u16,
-        },
-        Knob {
-            name: "name_min",
-            values: counts(&[1, 2, 3, 4, 5, 6, 8]),
-            get: |t| f32::from(t.name_min),
-            set: |t, v| t.name_min = v as u16,
-        },
-        Knob {
-            name: "name_few_agreement",
-            values: vec![-1.0, 0.0, 0.2, 0.25, 0.34, 0.4, 0.5, 0.6],
-            get: |t| t.name_few_agreement,
-            set: |t, v| t.name_few_agreement = v,
-        },
-        Knob {
-            name: "name_agreement",
-            values: steps(0.0, 0.9, 0.05),
-            get: |t| t.name_agreement,
-            set: |t, v| t.name_agreement = v,
-        },
-        Knob {
-            name: "number_differ",
-            values: counts(&[1, 2, 3, 4, 5, 6, 8, 10, u16::MAX]),
-            get: |t| f32::from(t.number_differ),
-            set: |t, v| t.number_differ = v as u16,
-        },
-        Knob {
-            name: "update_numbers",
-            values: counts(&[1, 2, 3, u16::MAX]),
-            get: |t| f32::from(t.update_numbers),
-            set: |t, v| t.update_numbers = v as u16,
-        },
-        Knob {
-            name: "number_agreement",
-            values: steps(0.0, 0.9, 0.05),
-            get: |t| t.number_agreement,
-            set: |t, v| t.number_agreement = v,
-        },
+        knob!(duplicate_containment, steps(0.4, 0.95, 0.05)),
+        knob!(duplicate_length_ratio, vec![0.0, 0.1, 0.2, 0.3, 0.4]),
+        knob!(passage_containment, [steps(0.3, 0.9, 0.05), vec![off]].concat()),
+        knob!(passage_words, vec![10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 60.0, 80.0]),
+        knob!(duplicate_cosine, vec![0.85, 0.88, 0.9, 0.92, 0.94, 0.96, 0.98, off]),
+        knob!(duplicate_content, steps(0.3, 0.9, 0.1)),
+        knob!(similar_cosine, steps(0.6, 0.95, 0.025)),
+        knob!(similar_content, steps(0.05, 0.5, 0.025)),
+        knob!(key_name_differ, counts(&[1, 2, 3, 4, 5, u16::MAX])),
+        knob!(name_differ, counts(&[1, 2, 3, 4, 5, 6, 8, 10, u16::MAX])),
+        knob!(name_min, counts(&[1, 2, 3, 4, 5, 6, 8])),
+        knob!(name_few_agreement, vec![-1.0, 0.0, 0.2, 0.25, 0.34, 0.4, 0.5, 0.6]),
+        knob!(name_agreement, steps(0.0, 0.9, 0.05)),
+        knob!(number_differ, counts(&[1, 2, 3, 4, 5, 6, 8, 10, u16::MAX])),
+        knob!(update_numbers, counts(&[1, 2, 3, u16::MAX])),
+        knob!(number_agreement, steps(0.0, 0.9, 0.05)),
     ]
 }
 
