@@ -141,13 +141,13 @@
 //! does by default. Unicode normalisation and general categories come from ICU4X (`icu_normalizer`,
 //! `icu_properties`), which `url` already compiles for IDNA, so they add no build time.
 //!
-//! # Speed and safety
+//! # Speed
 //!
 //! Title keys take the one-pass folder (`title/fast.rs`), or the general path that spells the rules
 //! out step by step for the few titles the folder declines; tests hold the two to each other, and
-//! `tests/title_keys.rs` holds the keys of a fixed corpus to a recorded hash. The crate has no
-//! `unsafe` code. `benches/README.md` has the speed against Media Cloud's Python (`benches/compare.sh`),
-//! how to measure it, and the history of the vector paths this crate once had.
+//! `tests/title_keys.rs` holds the keys of a fixed corpus to a recorded hash. `benches/README.md`
+//! has the speed against Media Cloud's Python (`benches/compare.sh`), how to measure it, and the
+//! history of the vector paths this crate once had.
 
 #![forbid(unsafe_code)]
 

@@ -249,7 +249,8 @@ impl Runs for Swar {
 /// byte ends a run. For titles of [`Lanes::MIN`] to [`Lanes::MAX`] bytes.
 ///
 /// (Sixteen bytes is what every x86-64 processor's vectors hold; a version 32 bytes at a time for
-/// processors with AVX2, and one 64 at a time with AVX-512, were quicker but needed `unsafe` code.)
+/// processors with AVX2, and one 64 at a time with AVX-512, were quicker, but only through the
+/// processor's intrinsics, which the compiler cannot check.)
 struct Lanes<const N: usize> {
     lowered: [u8; N],
     stops: [u8; N],
