@@ -2,7 +2,8 @@
 # Runs Media Cloud's Python implementation and this crate on the same lists, one core each, and prints
 # both throughputs and their ratio, in alternating rounds (ROUNDS, default 5) and their median. Needs
 # `pip install mediacloud-metadata`; PYTHON picks the interpreter; CLASSES=1 adds the ratio by kind of
-# title.
+# title; RUST_BIN runs that build of `examples/throughput` instead of building one (to set two builds
+# side by side in one session).
 # Usage, from anywhere: bash normalizer/benches/compare.sh
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -11,9 +12,13 @@ python="${PYTHON:-python3}"
 pin=()
 if command -v taskset >/dev/null; then pin=(taskset -c 0); fi
 
-(cd "$workspace" && CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$workspace/target}" \
-    cargo build --release --quiet -p normalizer --example throughput)
-rust_bin="${CARGO_TARGET_DIR:-$workspace/target}/release/examples/throughput"
+if [[ -n "${RUST_BIN:-}" ]]; then
+    rust_bin="$RUST_BIN"
+else
+    (cd "$workspace" && CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$workspace/target}" \
+        cargo build --release --quiet -p normalizer --example throughput)
+    rust_bin="${CARGO_TARGET_DIR:-$workspace/target}/release/examples/throughput"
+fi
 
 value() { echo "$1" | awk -v key="$2" -F': ' '$1 == key { print $2 }'; }
 # Rounds alternate the two sides, so that a slow spell of a shared machine hits both; each round's

@@ -36,7 +36,7 @@ const HOME_WORDS: &[&str] =
 /// ```
 pub fn normalized_title(title: &str, source_name: Option<&str>) -> String {
     if source_name.is_none()
-        && let Some(key) = plain::key(title).or_else(|| fast::key(title))
+        && let Some(key) = fast::key(title)
     {
         return key;
     }
@@ -120,7 +120,7 @@ fn source_key(name: &str) -> String {
 ///
 /// Most titles take the one-pass folder of [`fast`]; the others take [`TitleParts::general`], which
 /// spells the rules out step by step (and which tests compare the folder with). Without a source,
-/// [`normalized_title`] first tries [`plain`], for plain ASCII titles.
+/// [`normalized_title`] first tries [`fast::key`], the folder writing straight into the key.
 fn key_text(title: &str, source: Option<&str>) -> String {
     let rebuilt = match key_from(title, source, true) {
         Key::Text(key) => return key,
@@ -425,7 +425,6 @@ fn is_home(part: &str) -> bool {
 
 mod chars;
 mod fast;
-mod plain;
 
 #[cfg(test)]
 mod tests;

@@ -63,8 +63,7 @@ pub(super) fn class_of(c: char) -> Class {
 }
 
 /// One character as UTF-8: `bytes[..len]`, zeros after. Made only from a `char`, so those bytes are
-/// always one whole, well-formed character, which the folder's unchecked conversion of its output
-/// to a string relies on.
+/// always one whole, well-formed character, which keeps the folder's text UTF-8.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Utf8Char {
     bytes: [u8; 4],

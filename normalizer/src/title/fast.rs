@@ -1,6 +1,6 @@
 //! The one-pass title folder: tag stripping, reference decoding, NFKC, case folding and part splitting
 //! in a single scan, with the exact results of the general path (`TitleParts::general`) for every
-//! title it accepts. (Plain ASCII titles without a source name take [`super::plain`] first.)
+//! title it accepts.
 //!
 //! Runs of ASCII letters, digits and single spaces between them are found, lower-cased and copied
 //! eight bytes at a time; for titles of 16 to 240 bytes the runs, and the short plain ASCII gaps
@@ -18,24 +18,23 @@
 //! other uses, folds into a buffer on the stack for titles up to 160 bytes, else into a buffer kept
 //! per thread, with every part's range.
 //!
-//! Where the time goes is measured in the crate docs ("Speed"): a fixed cost per call, the lanes and
-//! the scan, and a table lookup per non-ASCII character.
+//! Where the time goes is measured in `benches/README.md`: a fixed cost per call, the lanes and the
+//! scan, and a table lookup per non-ASCII character.
 //!
 //! # The text is UTF-8
 //!
-//! The folder writes bytes, and its text is taken as a string without checking it (checking took 12
-//! to 14 ns of the 115 a title in other scripts, and 3 to 4 of 75 in other Latin ones). That is sound
-//! because the text only ever grows by whole characters at its end (`State::len`): an ASCII word
-//! of a run (made ASCII as it is written, though a run is ASCII anyway, so that this does not rest on
-//! how runs are found), `' '`, the separator, and a `Utf8Char`, which is made only from a `char`.
-//! Writes may reach past the end, but the next one starts at the end again. A part begins and ends
-//! where the text ended at the time, so parts and their ends are whole characters too. Debug builds
-//! (and so every test) check the text.
+//! The folder writes bytes, and its text is checked when it is taken as a string (`str::from_utf8`,
+//! a few nanoseconds on ASCII text and about ten on a title in other scripts). The check never fails:
+//! the text only ever grows by whole characters at its end (`State::len`): an ASCII word of a run
+//! (made ASCII as it is written), `' '`, the separator, and a `Utf8Char`, which is made only from a
+//! `char`. Writes may reach past the end, but the next one starts at the end again. A part begins
+//! and ends where the text ended at the time, so parts and their ends are whole characters too. Were
+//! it to fail, the title would take the general path.
 
 use std::cell::Cell;
 
 use super::chars::{self, Class, Fold, Utf8Char};
-use super::{KEY_PART_MIN_CHARS, MAX_KEY_CHARS, Ranges, SEPARATOR, plain};
+use super::{KEY_PART_MIN_CHARS, MAX_KEY_CHARS, Ranges, SEPARATOR};
 use crate::html;
 
 /// Room for the longest text the folder writes before it gives up: under [`MAX_KEY_CHARS`] characters
@@ -113,12 +112,7 @@ pub(super) fn with_folded<R>(title: &str, f: impl FnOnce(&str, &Ranges) -> R) ->
 /// The text [`fold`] wrote into `buffer`, up to the end of its last part in `ranges`.
 #[inline(always)]
 fn folded_text<'a>(buffer: &'a [u8], ranges: &Ranges) -> Option<&'a str> {
-    let text = buffer.get(..ranges.end())?;
-    debug_assert!(std::str::from_utf8(text).is_ok());
-    #[allow(unsafe_code)]
-    // SAFETY: `fold` just wrote `buffer`, and the end of a part is where its text was then (see "The
-    // text is UTF-8" in the module docs).
-    Some(unsafe { std::str::from_utf8_unchecked(text) })
+    std::str::from_utf8(buffer.get(..ranges.end())?).ok()
 }
 
 /// Where the folder records the parts it finds.
@@ -183,11 +177,7 @@ pub(super) fn key(title: &str) -> Option<String> {
         out.copy_within(start..end, 0);
     }
     out.truncate(end - start);
-    debug_assert!(std::str::from_utf8(&out).is_ok());
-    #[allow(unsafe_code)]
-    // SAFETY: `fold` wrote `out`, `start` and `end` are where its text was when a part began and
-    // ended, and the part was moved to the start whole (see "The text is UTF-8" in the module docs).
-    Some(unsafe { String::from_utf8_unchecked(out) })
+    String::from_utf8(out).ok()
 }
 
 /// How many bytes the text of a title may grow by in [`key`]'s buffer (separators written ` | `,
@@ -257,6 +247,10 @@ impl Runs for Swar {
 /// the compiler turns into vector instructions: each byte with bit 5 set (lowering ASCII letters,
 /// leaving digits and spaces), and whether it ends a run (`0x80`) or not (0). Past the title every
 /// byte ends a run. For titles of [`Lanes::MIN`] to [`Lanes::MAX`] bytes.
+///
+/// (Sixteen bytes is what every x86-64 processor's vectors hold; a version 32 bytes at a time for
+/// processors with AVX2, and one 64 at a time with AVX-512, were quicker, but only through the
+/// processor's intrinsics, which the compiler cannot check.)
 struct Lanes<const N: usize> {
     lowered: [u8; N],
     stops: [u8; N],
@@ -273,63 +267,39 @@ impl<const N: usize> Lanes<N> {
     /// 4 ns a title quicker.)
     const EMPTY: Self = Lanes { lowered: [0x80; N], stops: [0x80; N] };
 
+    /// Fills the lanes of `bytes` sixteen bytes at a time (none for a title under sixteen bytes).
     #[inline(always)]
     fn fill(&mut self, bytes: &[u8]) {
-        if plain::wide_lanes(bytes, &mut self.lowered, &mut self.stops) {
-            return;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if bytes.len() >= 32 && is_x86_feature_detected!("avx2") {
-            #[allow(unsafe_code)]
-            // SAFETY: the processor has AVX2 (checked just above).
-            unsafe {
-                self.fill_avx2(bytes);
-            }
-            return;
-        }
-        self.fill_by_chunks::<16>(bytes);
-    }
-
-    /// [`Lanes::fill`] 32 bytes at a time, in AVX2 registers (at least 32 bytes).
-    #[cfg(target_arch = "x86_64")]
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn fill_avx2(&mut self, bytes: &[u8]) {
-        self.fill_by_chunks::<32>(bytes);
-    }
-
-    /// [`Lanes::fill`] `W` bytes at a time (the title has at least `W` bytes, or none is written).
-    #[inline(always)]
-    fn fill_by_chunks<const W: usize>(&mut self, bytes: &[u8]) {
         let len = bytes.len();
         let mut start = 0;
         while start < len {
-            // The last `W` bytes again when the title is not a multiple of `W` long: the lanes they
-            // overlap come out the same.
-            let at = start.min(len.saturating_sub(W));
-            self.chunk::<W>(bytes, at);
-            start += W;
+            // The last sixteen bytes again when the title is not a multiple of sixteen long: the
+            // lanes they overlap come out the same.
+            let at = start.min(len.saturating_sub(CHUNK));
+            self.chunk(bytes, at);
+            start += CHUNK;
         }
     }
 
     #[inline(always)]
-    fn chunk<const W: usize>(&mut self, bytes: &[u8], at: usize) {
-        let Some(&chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<W>) else {
+    fn chunk(&mut self, bytes: &[u8], at: usize) {
+        let Some(&chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<CHUNK>) else {
             return;
         };
         // The bytes one before and one after, read again where the title has them (only the first
         // and the last chunk need shifting).
-        let previous = match at.checked_sub(1).and_then(|j| bytes.get(j..)?.first_chunk::<W>()) {
+        let previous = match at.checked_sub(1).and_then(|j| bytes.get(j..)?.first_chunk::<CHUNK>())
+        {
             Some(&previous) => previous,
             None => std::array::from_fn(|j| j.checked_sub(1).map_or(0, |j| chunk[j])),
         };
-        let next = match bytes.get(at + 1..).and_then(<[u8]>::first_chunk::<W>) {
+        let next = match bytes.get(at + 1..).and_then(<[u8]>::first_chunk::<CHUNK>) {
             Some(&next) => next,
             None => std::array::from_fn(|j| chunk.get(j + 1).copied().unwrap_or(0)),
         };
-        let mut lowered = [0; W];
-        let mut stops = [0; W];
-        for j in 0..W {
+        let mut lowered = [0; CHUNK];
+        let mut stops = [0; CHUNK];
+        for j in 0..CHUNK {
             let b = chunk[j];
             let copied = is_alnum(b) | ((b == b' ') & is_alnum(previous[j]) & is_alnum(next[j]));
             let dash = b == b'-';
@@ -342,14 +312,17 @@ impl<const N: usize> Lanes<N> {
             };
             lowered[j] = b | 0x20;
         }
-        if let Some(out) = self.lowered.get_mut(at..at + W) {
+        if let Some(out) = self.lowered.get_mut(at..at + CHUNK) {
             out.copy_from_slice(&lowered);
         }
-        if let Some(out) = self.stops.get_mut(at..at + W) {
+        if let Some(out) = self.stops.get_mut(at..at + CHUNK) {
             out.copy_from_slice(&stops);
         }
     }
 }
+
+/// How many bytes [`Lanes::fill`] computes at a time.
+const CHUNK: usize = 16;
 
 /// The bits of a gap byte's lane besides `0x80`: whitespace, a separator (a dash followed by
 /// whitespace included), and a byte the lanes cannot settle (a non-ASCII byte, `&`, `<`, or a dash
@@ -416,7 +389,7 @@ fn fold_with(title: &str, out: &mut [u8], ranges: &mut impl Parts, runs: &impl R
             loop {
                 let (lowered, run) = runs.run(bytes, i)?;
                 // Runs are ASCII; the word is made so (the bytes after the run are of no matter),
-                // which is what lets `key` take the text as UTF-8 without checking it.
+                // so that the text stays UTF-8 whatever found the run.
                 debug_assert!(run <= ascii_prefix(lowered));
                 let ascii = lowered & splat(0x7F);
                 out.get_mut(s.len..s.len + 8)?.copy_from_slice(&ascii.to_le_bytes());

@@ -8,8 +8,7 @@ use proptest::test_runner::RngSeed;
 
 use super::super::TitleParts;
 use super::super::chars::{self, Fold, STARTER_SECONDS};
-use super::super::plain;
-use super::{Lanes, key, with_folded};
+use super::{key, with_folded};
 
 /// Folded text, and each part's start, end and length in characters.
 type Parts = (String, Vec<(usize, usize, usize)>);
@@ -68,6 +67,100 @@ fn examples() {
     ];
     for title in titles {
         check(title);
+    }
+}
+
+/// Checks `title` (see [`check`]), and that the folder takes it if it is plain ASCII (no `&`, no `<`).
+#[track_caller]
+fn check_plain(title: &str) {
+    let taken = check(title);
+    if title.is_ascii() && !title.contains(['&', '<']) {
+        assert!(taken, "declined {title:?}");
+    }
+}
+
+#[test]
+fn plain_ascii_titles() {
+    for title in [
+        "a",
+        "-",
+        "|",
+        "The Boston Globe | Mayor announces new budget plan for city schools",
+        "Mayor announces new budget plan for city schools | Mayor announces new budget plan for city",
+        "  leading and trailing spaces  ",
+        "a  b\tc\nd\x0Be\x0Cf\rg",
+        "a -b - c -\td --e",
+        "don't stop: U.S. news, 2026 | | a||b::c",
+        "|a|",
+        ": - |",
+        "a - ",
+        " - a",
+        "x\x1Cy\x1Fz\x00w\x7Fv",
+        "Ab1 ,. Cd2 ;; Ef3 -- Gh4 - - Ij5",
+        "It's a 32-character part exactly! | x",
+        "abcdefghijklmnopqrstuvwxyz012345 | x",
+        "abcdefghijklmnopqrstuvwxyz01234 | x",
+        ">not a tag> but text",
+    ] {
+        check_plain(title);
+    }
+}
+
+#[test]
+fn quotes_dashes_spaces_and_references() {
+    for title in [
+        "Budget Traveler\u{2019}s Guide To Travel Insurance",
+        "\u{201c}Quoted\u{201d} and \u{2018}single\u{2019}\u{2026}",
+        "Cybersecurity Sector Update\u{2013}Fall 2025",
+        "A long enough first part of the title \u{2014} Site",
+        "a \u{2013}\u{a0}b",
+        "a -\u{2009}b",
+        "a \u{2014}\u{2019} b",
+        "a -\u{2014} b",
+        "a\u{a0}b\u{202f}c\u{2028}d\u{2029}e\u{2000}f",
+        "end dash \u{2014}",
+        "Trends & Why They\u{2019}re Smart",
+        "& a &",
+        "a && b",
+        "a &; b &- c & | d",
+        "a&\u{2019}b",
+        "A title that is long enough to cross the first half of sixty\u{2014} four bytes",
+        "M&amp;A Roundup",
+        "Guide&#8211; Site",
+        "a -&nbsp;b",
+        "a&ndash;&#32;b",
+        "x&#58;y",
+        "x&#124; y",
+        "x&colon;y",
+        "&copy 2025",
+        "&amp x",
+        "&#128;",
+        "&bull; one &#8226; two",
+        "Brand&reg; news",
+        "&#x110000;",
+        "The title of this story is long enough &amp; crosses sixty-four bytes &ndash; Site",
+    ] {
+        check(title);
+    }
+}
+
+#[test]
+fn every_ascii_byte_in_context() {
+    for b in 0..128u8 {
+        let c = char::from(b);
+        for title in [
+            format!("{c}"),
+            format!("a{c}b"),
+            format!("a {c} b"),
+            format!("a{c} b"),
+            format!("a {c}b"),
+            format!("{c} a long enough part to be the key alone {c} x"),
+            format!("-{c}"),
+            format!("a -{c}b"),
+            format!("a{c}-"),
+        ] {
+            check_plain(&title);
+        }
     }
 }
 
@@ -194,52 +287,27 @@ fn tricky() -> impl Strategy<Value = String> {
     vec(piece, 0..24).prop_map(|pieces| pieces.concat())
 }
 
-/// Where the processor has AVX-512, the lanes come from `plain::wide_lanes`, and where it has AVX2,
-/// from 32-byte chunks: they must be the sixteen-byte ones (for the lowered bytes, within the
-/// title). Without either there is nothing to compare.
-fn check_wide_lanes(bytes: &[u8]) {
-    fn compare<const N: usize>(bytes: &[u8]) {
-        if !(Lanes::<N>::MIN..=Lanes::<N>::MAX).contains(&bytes.len()) {
-            return;
-        }
-        let mut chunked = Lanes::<N>::EMPTY;
-        chunked.fill_by_chunks::<16>(bytes);
-        let same = |lanes: &Lanes<N>, how: &str| {
-            assert_eq!(lanes.stops, chunked.stops, "stops of {bytes:?} ({how})");
-            let len = bytes.len();
-            assert_eq!(
-                lanes.lowered[..len],
-                chunked.lowered[..len],
-                "lowered of {bytes:?} ({how})"
-            );
-        };
-        let mut wide = Lanes::<N>::EMPTY;
-        if plain::wide_lanes(bytes, &mut wide.lowered, &mut wide.stops) {
-            same(&wide, "AVX-512");
-        }
-        #[cfg(target_arch = "x86_64")]
-        if bytes.len() >= 32 && is_x86_feature_detected!("avx2") {
-            let mut avx2 = Lanes::<N>::EMPTY;
-            #[allow(unsafe_code)]
-            // SAFETY: the processor has AVX2 (checked just above).
-            unsafe {
-                avx2.fill_avx2(bytes);
-            }
-            same(&avx2, "AVX2");
-        }
-    }
-    compare::<64>(bytes);
-    compare::<128>(bytes);
-    compare::<256>(bytes);
+/// Plain titles and titles with the few characters English titles add, made of what the rules
+/// look at.
+fn plain_title() -> impl Strategy<Value = String> {
+    let pieces = select(vec![
+        "a", "Z", "7", "word", "Longer", " ", "  ", "\t", "\n", "-", " - ", "--", ":", "|", " | ",
+        ",", ".", "'", "\"", "!", "(", ")", ">", "\x0B", "\x1F", "\x7F", "\0", "&", "#", "&#",
+        "\u{a0}", "\u{2002}", "\u{2013}", "\u{2014}", "\u{2019}", "\u{201c}", "\u{2026}",
+        "\u{2029}", "\u{202f}", "\u{e9}", "\u{2012}",
+    ]);
+    vec(pieces, 0..48).prop_map(|pieces| pieces.concat())
 }
 
-/// Bytes of the classes the lanes tell apart, and any others.
-fn lane_bytes() -> impl Strategy<Value = Vec<u8>> {
-    let byte = prop_oneof![
-        4 => select(b"aZz09 -:|&<\t\r\x0b\x0c\n.,\x80\xbf\xc3\xe2\xff\0".to_vec()),
-        1 => any::<u8>(),
-    ];
-    vec(byte, 16..=240)
+/// Titles with character references, bare and doubled `&`s, and tags.
+fn referencing_title() -> impl Strategy<Value = String> {
+    let pieces = select(vec![
+        "a", "Z", "7", "word", " ", ":", "|", " - ", "-", ",", "#", ";", "&", "&amp;", "&amp",
+        "amp;", "&#039;", "&#x27;", "&ndash;", "&mdash;", "&nbsp;", "&nbsp", "&#8211;", "&#58;",
+        "&#124;", "&lt;", "&gt;", "&eacute;", "&#65;", "&#", "&#x", "&copy", "&bull;", "&#8230;",
+        "&#32;", "&#150;", "<b>", "\u{a0}", "\u{2014}",
+    ]);
+    vec(pieces, 0..32).prop_map(|pieces| pieces.concat())
 }
 
 proptest! {
@@ -261,12 +329,17 @@ proptest! {
     }
 
     #[test]
-    fn wide_lanes_are_the_sixteen_byte_ones(bytes in lane_bytes()) {
-        check_wide_lanes(&bytes);
+    fn the_folder_agrees_on_plain_titles(title in plain_title()) {
+        check_plain(&title);
     }
 
     #[test]
-    fn wide_lanes_are_the_sixteen_byte_ones_on_titles(title in tricky()) {
-        check_wide_lanes(title.as_bytes());
+    fn the_folder_agrees_on_references(title in referencing_title()) {
+        check(&title);
+    }
+
+    #[test]
+    fn the_folder_agrees_on_arbitrary_ascii(title in "[\\x00-\\x7F]{0,300}") {
+        check_plain(&title);
     }
 }

@@ -1,17 +1,49 @@
-//! Prints title keys for a large generated corpus, one line per title, for diffing two builds:
-//! `cargo run --release -p normalizer --example title_corpus [-- COUNT] > keys.txt`.
+//! The generated title corpus: deterministic titles (a fixed-seed generator) that mix what the key
+//! rules look at, and each title's line of keys. Shared by `examples/title_corpus` and
+//! `tests/title_keys.rs`, which checks that the keys of the corpus do not change.
 //!
-//! The titles are deterministic (a fixed-seed generator) and mix what the key rules look at: words in
-//! many scripts and cases, separators, whitespace of all kinds, character references (single, double,
-//! broken), tags, combining marks, compatibility characters, and a few titles long enough to reach the
-//! key length limit. Each line holds, `{:?}`-quoted and tab-separated: the title, its key without a
-//! source, with the source `The Globe`, `title_key` with that source, and `clean_title`.
-
-#![allow(clippy::print_stdout)]
+//! The titles mix words in many scripts and cases, separators, whitespace of all kinds, character
+//! references (single, double, broken), tags, combining marks, compatibility characters, and a few
+//! titles long enough to reach the key length limit.
 
 use std::fmt::Write as _;
 
 use normalizer::{clean_title, normalized_title, title_key};
+
+/// The source name the corpus's keys are computed with.
+pub(crate) const SOURCE: &str = "The Globe";
+
+/// The titles of the corpus, in order: the first `n` are the same whatever `n`.
+pub(crate) fn titles() -> impl Iterator<Item = String> {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    std::iter::repeat_with(move || title(&mut rng))
+}
+
+/// A title's line: `{:?}`-quoted and tab-separated, the title, its key without a source, with the
+/// source [`SOURCE`], `title_key` with that source, and `clean_title` with it.
+pub(crate) fn line(title: &str) -> String {
+    format!(
+        "{:?}\t{:?}\t{:?}\t{:?}\t{:?}",
+        title,
+        normalized_title(title, None),
+        normalized_title(title, Some(SOURCE)),
+        title_key(title, Some(SOURCE)),
+        clean_title(title, Some(SOURCE)),
+    )
+}
+
+/// 64-bit FNV-1a, continued from `hash` (start from [`FNV_START`]): a fixed hash of the lines, to
+/// compare a build's keys with a recorded one.
+pub(crate) fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    hash
+}
+
+/// FNV-1a's offset basis.
+pub(crate) const FNV_START: u64 = 0xCBF2_9CE4_8422_2325;
 
 /// xorshift64*: small, fixed, good enough to mix tokens.
 struct Rng(u64);
@@ -130,21 +162,4 @@ fn title(rng: &mut Rng) -> String {
         }
     }
     t
-}
-
-fn main() {
-    let count: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(200_000);
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let source = "The Globe";
-    for _ in 0..count {
-        let t = title(&mut rng);
-        println!(
-            "{:?}\t{:?}\t{:?}\t{:?}\t{:?}",
-            t,
-            normalized_title(&t, None),
-            normalized_title(&t, Some(source)),
-            title_key(&t, Some(source)),
-            clean_title(&t, Some(source)),
-        );
-    }
 }
