@@ -10,9 +10,10 @@
 //!   `ann`): two texts sharing a table key are likely close in meaning, the candidates for
 //!   rewrites;
 //! - **lede passages** ([`CandidateConfig::lede_passages`]): the winnowed fingerprints of the
-//!   first [`crate::passages::LEDE_WORDS`] words (`passages.rs`); any run of nine or more words
-//!   that two ledes share gives them a common key, so a brief is proposed with its article
-//!   however much longer the article is (MinHash bands see a Jaccard of a few percent there).
+//!   first [`crate::passages::LEDE_WORDS`] words, each joined with the next
+//!   ([`crate::passages::lede_keys`]); a run of a dozen or more words that two ledes share gives
+//!   them a common key, so a brief is proposed with its article however much longer the article
+//!   is (MinHash bands see a Jaccard of a few percent there).
 //!
 //! Keys go into one sorted table of `(key, rank)` entries, ranks being positions in the order of
 //! the documents' dates (dated first, then undated, ties by id). A document's candidates are the
@@ -115,12 +116,13 @@ impl Index {
                 keys.extend(
                     polytopes.keys(&sig.embedding_f32()).into_iter().map(|k| k | EMBEDDING_KEY),
                 );
-                keys.extend(
-                    sig.passages
-                        .iter()
-                        .filter(|m| usize::from(m.position) <= lede)
-                        .map(|m| u64::from(m.key) | PASSAGE_KEY),
-                );
+                if lede > 0 {
+                    keys.extend(
+                        crate::passages::lede_keys(&sig.passages)
+                            .into_iter()
+                            .map(|k| (k & !FAMILY_BITS) | PASSAGE_KEY),
+                    );
+                }
                 keys
             })
         });

@@ -39,9 +39,9 @@ use crate::tagger::Upos;
 use crate::text::{fold, hash_bytes};
 
 /// Most names kept per document.
-pub const MAX_FACTS: usize = 96;
+pub const MAX_FACTS: usize = 64;
 /// Most numbers kept per document: they are read from the whole text.
-pub const MAX_NUMBERS: usize = 128;
+pub const MAX_NUMBERS: usize = 64;
 /// Longest label kept for a fact, in bytes (cut at a character boundary).
 pub const MAX_LABEL_BYTES: usize = 48;
 /// Most words in a name.

@@ -25,7 +25,7 @@
 //!   tagged by [`tagger`], nouns, proper nouns, numbers and verbs kept, folded (the normalizer's
 //!   NFKC, case and diacritics folding), stemmed (Snowball, [`text::Stemmers`]) and hashed.
 //! - **Embedding cosine**: [`embed::default_model`] over the title and the start of the text.
-//! - **Passages**: winnowed fingerprints of the first 1,000 words' shingles ([`passages`]): the
+//! - **Passages**: winnowed fingerprints of the first 600 words' shingles ([`passages`]): the
 //!   share of the shorter text found in the longer whatever the length ratio (briefs), and the
 //!   span of text two documents share.
 //! - **Facts**: names and numbers ([`facts`]), compared over that shared span: names that

@@ -14,8 +14,10 @@
 //! - **Containment**: the share of the shorter text's fingerprints found in the longer, and the
 //!   positions of the shared ones on each side: the span of text the two documents share (see
 //!   `facts.rs`, which compares facts inside it).
-//! - **Candidates**: the fingerprints of the first [`LEDE_WORDS`] words are candidate keys (a
-//!   brief or teaser repeats the lede of its article), see `candidates.rs`.
+//! - **Candidates**: the fingerprints of the first [`LEDE_WORDS`] words, each joined with the next
+//!   one, are candidate keys ([`lede_keys`]: a brief or teaser repeats the lede of its article,
+//!   and two consecutive fingerprints in common mean a shared run of some twelve words or more,
+//!   which a common phrase of four words alone does not make), see `candidates.rs`.
 //!
 //! Only the first [`PASSAGE_WORDS`] words are fingerprinted: a brief or excerpt is matched
 //! against the start of its article, and MinHash covers whole texts. A shared span that reaches
@@ -67,6 +69,18 @@ pub fn fingerprints(word_hashes: &[u64]) -> Box<[Mark]> {
     out.sort_unstable();
     out.dedup_by_key(|m| m.key);
     out.into()
+}
+
+/// The candidate keys of a text's lede: its fingerprints within the first [`LEDE_WORDS`] words
+/// in text order, each joined with the next (the one alone if there is just one).
+pub fn lede_keys(marks: &[Mark]) -> Vec<u64> {
+    let mut lede: Vec<&Mark> =
+        marks.iter().filter(|m| usize::from(m.position) <= LEDE_WORDS).collect();
+    lede.sort_by_key(|m| m.position);
+    if lede.len() == 1 {
+        return vec![mix64(u64::from(lede[0].key))];
+    }
+    lede.windows(2).map(|w| mix64(u64::from(w[0].key) << 32 | u64::from(w[1].key))).collect()
 }
 
 fn shingle(words: &[u64]) -> u32 {
@@ -183,6 +197,22 @@ mod tests {
             let s = shared(&fingerprints(&hashes(&a)), &fingerprints(&hashes(&b)));
             assert!(s.count >= 1, "seed {seed}");
         }
+    }
+
+    #[test]
+    fn ledes_that_share_a_run_share_a_key_and_common_phrases_do_not() {
+        let lede = text(7, 40);
+        let article = format!("{lede} {}", text(8, 500));
+        let brief = format!("By Maria Santos (Reuters) {lede} Copyright Reuters");
+        let keys = |t: &str| lede_keys(&fingerprints(&hashes(t)));
+        let (a, b) = (keys(&article), keys(&brief));
+        assert!(a.iter().any(|k| b.contains(k)), "{a:?} {b:?}");
+        // Two texts that share one four-word phrase only.
+        let one = format!("{} one of the most {}", text(9, 20), text(10, 30));
+        let two = format!("{} one of the most {}", text(11, 20), text(12, 30));
+        let (x, y) = (keys(&one), keys(&two));
+        assert!(!x.iter().any(|k| y.contains(k)), "{x:?} {y:?}");
+        assert!(lede_keys(&[]).is_empty());
     }
 
     #[test]
