@@ -844,6 +844,53 @@ on_both_backends! {
         dedup_links_and_clusters_once(config(30, 6, 10));
 }
 
+on_both_backends! {
+    dedup_computes_signatures_of_an_earlier_format_again,
+    dedup_computes_signatures_of_an_earlier_format_again_on_postgres:
+        dedup_recomputes_old_signatures(config(30, 6, 10));
+}
+
+/// An archive upgraded from a morgue whose signatures had another format: the stories that have
+/// one are compared as the window of the new ones, their signatures computed again from their
+/// texts and stored in the current format.
+fn dedup_recomputes_old_signatures(setup: Setup) {
+    setup.crawl(&["--host-interval", "0s"]);
+    let old: Vec<i64> = setup.archive(async |archive| {
+        let stories = store::stories::page(archive, &Default::default(), 0, 10_000).await.unwrap();
+        let mut old = Vec::new();
+        for story in stories.iter().step_by(2) {
+            // The magic and format version 1, which this build refuses to read.
+            let stored = store::signatures::Stored {
+                story_id: story.id,
+                published_at: Some(story.story.published_at.unwrap_or(story.created_at)),
+                bytes: b"MGDS\x01".to_vec(),
+            };
+            store::signatures::put(archive, &stored).await.unwrap();
+            old.push(story.id);
+        }
+        old
+    });
+    assert!(old.len() > 5, "too few stories: {}", old.len());
+    let run = setup.morgue(&["dedup", "--threads", "2"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let (stories, signatures, linked_to_old) = setup.archive(async |archive| {
+        let far = chrono::Duration::days(10_000);
+        let now = chrono::Utc::now();
+        let signatures = store::signatures::between(archive, now - far, now + far).await.unwrap();
+        let mut linked = 0;
+        for id in &old {
+            linked += store::duplicates::involving(archive, *id).await.unwrap().len();
+        }
+        (store::stories::count(archive).await.unwrap(), signatures, linked)
+    });
+    assert_eq!(signatures.len() as u64, stories, "every story has one signature");
+    for stored in &signatures {
+        let signature = dedup::Signature::from_bytes(&stored.bytes);
+        assert!(signature.is_ok(), "story {}: {signature:?}", stored.story_id);
+    }
+    assert!(linked_to_old > 0, "the stories with old signatures were compared with the new ones");
+}
+
 fn dedup_links_and_clusters_once(setup: Setup) {
     setup.crawl(&["--host-interval", "0s"]);
     let run = setup.morgue(&["dedup", "--threads", "2"]);
