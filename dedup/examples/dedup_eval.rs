@@ -78,8 +78,7 @@ fn main() {
                 Deduper::new(Config { thresholds: open_thresholds(), candidates, ..base_config })
                     .expect("model");
             let links = d.run_signatures(&tune_sigs).links;
-            let index: HashMap<&str, usize> =
-                tune_sigs.iter().enumerate().map(|(i, s)| (s.id.as_str(), i)).collect();
+            let index = positions(tune_sigs.iter().map(|s| s.id.as_str()));
             let by = |f: &dyn Fn(&dedup::FoundBy) -> bool| {
                 links
                     .iter()
@@ -103,8 +102,7 @@ fn main() {
     let candidates = |sigs: &[Signature]| {
         let permissive = Deduper::new(Config { thresholds: open, ..base_config }).expect("model");
         let links = permissive.run_signatures(sigs).links;
-        let index: HashMap<&str, usize> =
-            sigs.iter().enumerate().map(|(i, s)| (s.id.as_str(), i)).collect();
+        let index = positions(sigs.iter().map(|s| s.id.as_str()));
         links
             .iter()
             .map(|l| (index[l.doc.as_str()], index[l.of.as_str()], l.scores))
@@ -142,8 +140,7 @@ fn main() {
         let d = Deduper::new(Config { thresholds: open, candidates: no_ledes, ..base_config })
             .expect("model");
         let links = d.run_signatures(&test_sigs).links;
-        let index: HashMap<&str, usize> =
-            test_sigs.iter().enumerate().map(|(i, s)| (s.id.as_str(), i)).collect();
+        let index = positions(test_sigs.iter().map(|s| s.id.as_str()));
         let pairs: Vec<_> =
             links.iter().map(|l| (index[l.doc.as_str()], index[l.of.as_str()], l.scores)).collect();
         report_candidate_recall("test without lede passages", &test, &pairs);
@@ -604,20 +601,23 @@ fn tune_thresholds(docs: &[Doc], pairs: &[(usize, usize, Scores)]) -> Thresholds
     best
 }
 
+/// Each document's position, by id.
+fn positions<'d>(ids: impl Iterator<Item = &'d str>) -> HashMap<&'d str, usize> {
+    ids.enumerate().map(|(i, id)| (id, i)).collect()
+}
+
+/// The positions of two documents, the smaller first.
+fn ordered(index: &HashMap<&str, usize>, doc: &str, of: &str) -> (usize, usize) {
+    let (a, b) = (index[doc], index[of]);
+    (a.min(b), a.max(b))
+}
+
 fn links_as_predictions(
     docs: &[Doc],
     outcome: &dedup::Outcome,
 ) -> HashMap<(usize, usize), Relation> {
-    let index: HashMap<&str, usize> =
-        docs.iter().enumerate().map(|(i, d)| (d.id.as_str(), i)).collect();
-    outcome
-        .links
-        .iter()
-        .map(|l| {
-            let (a, b) = (index[l.doc.as_str()], index[l.of.as_str()]);
-            ((a.min(b), a.max(b)), l.relation)
-        })
-        .collect()
+    let index = positions(docs.iter().map(|d| d.id.as_str()));
+    outcome.links.iter().map(|l| (ordered(&index, &l.doc, &l.of), l.relation)).collect()
 }
 
 fn pairwise_any(docs: &[Doc], outcome: &dedup::Outcome) -> (f64, f64, f64) {
@@ -697,22 +697,18 @@ fn report(docs: &[Doc], outcome: &dedup::Outcome) {
 fn show_errors(kind: &str, docs: &[Doc], sigs: &[Signature], dedup: &Deduper) {
     let outcome = dedup.run_signatures(sigs);
     let predicted = links_as_predictions(docs, &outcome);
-    let explanation: HashMap<(usize, usize), String> = {
-        let index: HashMap<&str, usize> =
-            docs.iter().enumerate().map(|(i, d)| (d.id.as_str(), i)).collect();
-        outcome
-            .links
-            .iter()
-            .map(|l| {
-                let (a, b) = (index[l.doc.as_str()], index[l.of.as_str()]);
-                ((a.min(b), a.max(b)), l.explanation.clone())
-            })
-            .chain(outcome.rejected.iter().map(|r| {
-                let (a, b) = (index[r.doc.as_str()], index[r.of.as_str()]);
-                ((a.min(b), a.max(b)), format!("REJECTED {}", r.explanation))
-            }))
-            .collect()
-    };
+    let explanation: HashMap<(usize, usize), String> =
+        {
+            let index = positions(docs.iter().map(|d| d.id.as_str()));
+            outcome
+                .links
+                .iter()
+                .map(|l| (ordered(&index, &l.doc, &l.of), l.explanation.clone()))
+                .chain(outcome.rejected.iter().map(|r| {
+                    (ordered(&index, &r.doc, &r.of), format!("REJECTED {}", r.explanation))
+                }))
+                .collect()
+        };
     let mut shown = 0;
     for i in 0..docs.len() {
         for j in i + 1..docs.len() {
