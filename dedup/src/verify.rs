@@ -427,9 +427,9 @@ fn agreements(
 ) -> (Agreement, Agreement, Agreement) {
     let (fa, fb) = (&a.facts, &b.facts);
     (
-        facts::agreement(&fa.names, shared.first, &fb.names, shared.second, 1),
-        facts::agreement(&fa.names, shared.first, &fb.names, shared.second, 2),
-        facts::agreement(&fa.numbers, shared.first, &fb.numbers, shared.second, 1),
+        facts::agreement(fa, shared.first, fb, shared.second, false, 1),
+        facts::agreement(fa, shared.first, fb, shared.second, false, 2),
+        facts::agreement(fa, shared.first, fb, shared.second, true, 1),
     )
 }
 
