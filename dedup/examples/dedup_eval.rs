@@ -224,6 +224,7 @@ fn without_facts_or_passages() -> Thresholds {
         number_differ: u16::MAX,
         number_agreement: 0.0,
         update_numbers: u16::MAX,
+        update_name_agreement: 0.0,
         ..Thresholds::default()
     }
 }
@@ -540,6 +541,7 @@ fn knobs() -> Vec<Knob> {
         knob!(name_agreement, steps(0.0, 0.9, 0.05)),
         knob!(number_differ, counts(&[1, 2, 3, 4, 5, 6, 8, 10, u16::MAX])),
         knob!(update_numbers, counts(&[1, 2, 3, u16::MAX])),
+        knob!(update_name_agreement, [steps(0.0, 0.9, 0.1), vec![1.01]].concat()),
         knob!(number_agreement, steps(0.0, 0.9, 0.05)),
     ]
 }
