@@ -213,8 +213,12 @@ pub fn extract(raw: &[u8], ctx: &Context<'_>) -> Extracted {
     if paragraphs.is_empty()
         && let Some(body) = &page_meta.article_body
     {
-        paragraphs =
-            body.split('\n').map(str::trim).filter(|p| !p.is_empty()).map(String::from).collect();
+        paragraphs = normalizer::strip_invisible(body)
+            .split('\n')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(String::from)
+            .collect();
     }
     let text = paragraphs.join("\n\n");
     let chars = text.chars().count();
