@@ -191,7 +191,11 @@ pub fn extract(raw: &[u8], ctx: &Context<'_>) -> Extracted {
     let dom = dom::flatten(&html);
     let main = content::main_text(&dom, page_meta.title.as_ref().map(|t| t.value.as_str()));
     // The dates shown by the headline, weighed against the metadata (see `dates::choose`).
-    let shown = dates::near_headline(&dom, main.first_block);
+    let order = dates::SlashOrder::of_page(
+        page_meta.declared_language.as_ref().map(|l| l.value.as_str()),
+        ctx.url,
+    );
+    let shown = dates::near_headline(&dom, main.first_block, order);
     let url_date =
         ctx.url.and_then(dates::from_url).filter(|(_, full)| *full).map(|(date, _)| date);
     page_meta.published = dates::choose(
@@ -204,7 +208,7 @@ pub fn extract(raw: &[u8], ctx: &Context<'_>) -> Extracted {
     // Last resorts: a short date line anywhere on the page, then the modification time (a page
     // was published no later than its last change).
     if page_meta.published.is_none() {
-        page_meta.published = dates::anywhere(&dom)
+        page_meta.published = dates::anywhere(&dom, order)
             .filter(|d| dates::plausible(d, ctx.now))
             .map(|d| Field::new(d, "text:anywhere"))
             .or_else(|| page_meta.modified.clone().map(|m| Field::new(m.value, "modified")));

@@ -297,3 +297,24 @@ fn invisible_formatting_characters_are_left_out_of_title_text_and_authors() {
     let authors: Vec<&str> = e.authors.iter().map(|a| a.value.as_str()).collect();
     assert_eq!(authors, ["Maria Müller"]);
 }
+
+#[test]
+fn a_turkish_page_writes_the_day_first_with_slashes() {
+    let page = |lang: &str| {
+        format!(
+            "<html lang=\"{lang}\"><head><title>Deprem haberi</title></head><body><article>\
+             <h1>Deprem haberi</h1><p class=\"date\">03/12/2024</p>\
+             <p>Kandilli Rasathanesi verilerine göre bugün sabah saatlerinde bir deprem meydana \
+             geldi ve vatandaşlar sokaklara döküldü, yetkililer açıklama yaptı.</p>\
+             <p>Yetkililer hasar tespit çalışmalarının sürdüğünü ve şu ana kadar can kaybı \
+             bildirilmediğini açıkladı, ekipler bölgede çalışıyor.</p></article></body></html>"
+        )
+    };
+    let published = |lang: &str| {
+        let html = page(lang);
+        let ctx = Context { url: Some("https://haber.example/deprem"), ..Context::new(now()) };
+        extract(html.as_bytes(), &ctx).published.map(|d| d.value.format("%Y-%m-%d").to_string())
+    };
+    assert_eq!(published("tr").as_deref(), Some("2024-12-03"));
+    assert_eq!(published("en-US").as_deref(), Some("2024-03-12"));
+}
