@@ -10,6 +10,7 @@
 //! - [`fetches`]: every raw response, body compressed, with its redirect chain and timings;
 //! - [`stories`]: extracted stories and every URL variant seen for each;
 //! - [`search`]: the words each story is found by, and the index over them;
+//! - [`query`]: the researchers' query language, parsed (words, phrases, `OR`, `NOT`, fields);
 //! - [`merge`]: exact-match merging by lossy URL and by source, day and normalized title;
 //! - [`sentences`]: which story first had each sentence, per source and week;
 //! - [`signatures`]: each story's fuzzy-dedup signals, for comparing later batches;
@@ -43,6 +44,7 @@ pub mod feeds;
 pub mod fetches;
 pub mod frontier;
 pub mod merge;
+pub mod query;
 pub mod search;
 pub mod sentences;
 pub mod signatures;

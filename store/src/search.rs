@@ -104,7 +104,7 @@ fn cjk_pieces<'a>(run: &'a str, pieces: Pieces, f: &mut impl FnMut(&'a str)) {
 
 /// Whether a character belongs to a script written without spaces between words: Han ideographs,
 /// Japanese kana, and Korean Hangul (spaced, but with particles joined to the words).
-fn is_cjk(c: char) -> bool {
+pub(crate) fn is_cjk(c: char) -> bool {
     matches!(u32::from(c),
         0x1100..=0x11FF       // Hangul Jamo
         | 0x3040..=0x30FF     // Hiragana, Katakana
