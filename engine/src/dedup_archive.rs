@@ -1,5 +1,6 @@
-//! Fuzzy dedup over the archive (`morgue dedup`, and after each crawl pass with `--dedup`): the stories not yet deduplicated, against the stories of their
-//! time window, with links and clusters stored.
+//! Fuzzy dedup over the archive (`morgue dedup`, and after each crawl pass when the settings ask
+//! for it): the stories not yet deduplicated, against the stories of their time window, with links
+//! and clusters stored.
 //!
 //! Each batch of new stories (those without a stored signature, by id) gets its `dedup`
 //! signatures; the stored signatures of the stories published within the window around the batch

@@ -1,9 +1,9 @@
 //! From a fetched page to a story: extract, compute the normalizer's keys, merge into the archive,
 //! and take out the sentences the source repeated that week.
 //!
-//! Shared by the crawl loop ([`crate::crawl`]) and by re-extraction of archived pages. The extraction itself is
-//! CPU work: callers run [`extract_page`] on a blocking thread, then [`store_sighting`] on the
-//! runtime.
+//! Shared by the crawl loop ([`crate::crawl`]) and by re-extraction of archived pages. The
+//! extraction itself is CPU work: callers run [`extract_page`] on a blocking thread, then
+//! [`store_sighting`] on the runtime.
 //!
 //! **Repeated sentences** (Media Cloud's per-source, per-week rule; the algorithm is
 //! `extractor::sentences`, the index `store::sentences`): a new story's sentences are recorded in

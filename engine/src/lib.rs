@@ -16,8 +16,9 @@
 //! command, its web server, a worker) do, and call it. Errors are [`Error`].
 //!
 //! ```ignore
-//! let engine = Arc::new(engine::crawl::Engine::new(archive, settings, progress, Mode::Once, stop)?);
-//! engine.run().await?;
+//! let progress = engine::progress::Progress::new();
+//! let crawl = engine::crawl::Engine::new(archive, settings, progress, Mode::Once, stop)?;
+//! Arc::new(crawl).run().await?;
 //! ```
 
 pub mod crawl;

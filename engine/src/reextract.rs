@@ -1,6 +1,6 @@
 //! Re-extraction (`morgue reextract`): run the current extractor again over the archived raw pages.
 //!
-//! Stories extracted by another extractor version (or all of them, with `--all`) are extracted
+//! Stories extracted by another extractor version (or all of them, with `all`) are extracted
 //! again from their raw fetch, on all cores, and their extracted fields replaced; the URLs a story
 //! is known by never change. The repeated-sentence index of every source-week a re-extracted story
 //! belongs to (before or after) is then rebuilt from the stories' new texts, so no sentence stays

@@ -1,19 +1,19 @@
 //! The crawl loop: sources in, stories out, with everything in between kept in the archive.
 //!
-//! A pass ([`Engine::pass`]) runs rounds of three stages, which overlap, until none has work left:
+//! A pass (`Engine::pass`) runs rounds of three stages, which overlap, until none has work left:
 //!
-//! 1. **discover** ([`discovery`]): sources never searched get their feeds and sitemaps found,
+//! 1. **discover** (`discovery.rs`): sources never searched get their feeds and sitemaps found,
 //!    several at a time;
-//! 2. **poll** ([`poll`]): due feeds and sitemaps are fetched with conditional GET, unchanged
+//! 2. **poll** (`poll.rs`): due feeds and sitemaps are fetched with conditional GET, unchanged
 //!    bodies are recognised by hash, new items go into the frontier (deduplicated by lossy URL,
-//!    limited to `--since`), sitemap indexes add their children as sitemaps of their own, and the
-//!    next poll is scheduled adaptively. The due feeds of sources searched before start at once;
-//!    a source searched in this round has its feeds polled as soon as its own search ends, not
-//!    when every search has;
-//! 3. **fetch** ([`articles`]): due frontier entries are leased, fetched, archived, extracted and
+//!    limited to [`Settings::since`]), sitemap indexes add their children as sitemaps of their
+//!    own, and the next poll is scheduled adaptively. The due feeds of sources searched before
+//!    start at once; a source searched in this round has its feeds polled as soon as its own
+//!    search ends, not when every search has;
+//! 3. **fetch** (`articles.rs`): due frontier entries are leased, fetched, archived, extracted and
 //!    merged into stories, while the first two stages still run (they say when they queue new
 //!    URLs); pages that could touch the same stories (one source, a URL in common) are stored one
-//!    at a time, others at once ([`locks`]).
+//!    at a time, others at once (`locks.rs`).
 //!
 //! Everything goes through one polite [`Client`] (robots.txt, per-host turns, a global limit),
 //! and every response is archived: article and feed responses with their frontier entry or feed,

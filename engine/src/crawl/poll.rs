@@ -98,8 +98,8 @@ impl Engine {
         loop {
             tokio::select! {
                 Some(joined) = searches.join_next() => {
-                    let searched_one = joined.map_err(|source| Error::Task { what: "discovery", source })??;
-                    if let Searched::Done(source_id) = searched_one {
+                    let outcome = joined.map_err(|source| Error::Task { what: "search", source });
+                    if let Searched::Done(source_id) = outcome?? {
                         searched += 1;
                         let now = Utc::now();
                         let feeds = store::feeds::for_source(&self.archive, source_id).await?;
