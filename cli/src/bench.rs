@@ -13,10 +13,12 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use store::{Archive, OpenMode};
 
+use engine::crawl::{Engine, Mode};
+use engine::progress::Counter;
+
 use crate::args::CrawlArgs;
-use crate::config::{CrawlSettings, FileConfig};
-use crate::crawl::{Engine, Mode};
-use crate::progress::{Counter, Progress};
+use crate::config::FileConfig;
+use crate::progress::Status;
 
 /// Runs `morgue bench crawl`.
 pub(crate) async fn crawl(
@@ -42,19 +44,19 @@ pub(crate) async fn crawl(
         resolve: vec!["*.test=127.0.0.1".to_owned()],
         ..CrawlArgs::default()
     };
-    let settings = CrawlSettings::resolve(&args, &FileConfig::default())?;
-    let progress = Progress::new();
+    let settings = crate::config::crawl_settings(&args, &FileConfig::default())?;
+    let status = Status::new();
     let (_never, stop) = tokio::sync::watch::channel(false);
     let engine =
-        Arc::new(Engine::new(archive.clone(), settings, Arc::clone(&progress), Mode::Once, stop)?);
+        Arc::new(Engine::new(archive.clone(), settings, status.counts(), Mode::Once, stop)?);
     let started = Instant::now();
     {
-        let _ticker = progress.show();
+        let _ticker = status.show();
         engine.run().await?;
     }
     let total = started.elapsed();
     let phase = engine.article_phase_seconds();
-    let fetched = progress.get(Counter::Fetched);
+    let fetched = status.get(Counter::Fetched);
     let stored = store::stories::count(&archive).await?;
     let expected = web.world().reachable(chrono::Utc::now() - chrono::Duration::days(7)).len();
     archive.close().await?;

@@ -27,6 +27,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use crawler::client::ClientConfig;
 use crawler::fetch::FetchConfig;
+use engine::crawl::Settings;
 use serde::Deserialize;
 
 use crate::args::CrawlArgs;
@@ -82,89 +83,66 @@ impl FileConfig {
     }
 }
 
-/// Everything a crawl needs to know, resolved.
-#[derive(Debug, Clone)]
-pub(crate) struct CrawlSettings {
-    /// How far back articles are fetched.
-    pub(crate) since: chrono::Duration,
-    /// Requests in flight at once.
-    pub(crate) concurrency: usize,
-    /// The polite client's settings.
-    pub(crate) client: ClientConfig,
-    /// Poll every feed now.
-    pub(crate) force_poll: bool,
-    /// The lease owner name.
-    pub(crate) worker: String,
-    /// How repeated sentences are removed.
-    pub(crate) sentences: extractor::sentences::Mode,
-    /// Whether each pass ends with fuzzy dedup of the new stories.
-    pub(crate) dedup: bool,
-}
-
-impl CrawlSettings {
-    /// Flags over the file over defaults.
-    pub(crate) fn resolve(args: &CrawlArgs, file: &FileConfig) -> Result<CrawlSettings> {
-        let since = parse_duration(
-            args.since.as_deref().or(file.since.as_deref()).unwrap_or("7d"),
-            "since",
-        )?;
-        let concurrency = args.concurrency.or(file.concurrency).unwrap_or(16);
-        if concurrency == 0 {
-            bail!("--concurrency must be at least 1");
-        }
-        let mut fetch = FetchConfig::default();
-        if let Some(agent) = args.user_agent.clone().or_else(|| file.user_agent.clone()) {
-            if agent.trim().is_empty() {
-                bail!("--user-agent must not be empty");
-            }
-            fetch.user_agent = agent;
-        }
-        fetch.allow_private_addresses =
-            args.allow_private_addresses || file.allow_private_addresses.unwrap_or(false);
-        let rules = if args.resolve.is_empty() {
-            file.resolve.clone().unwrap_or_default()
-        } else {
-            args.resolve.clone()
-        };
-        fetch.resolve = rules.iter().map(|rule| rule.parse()).collect::<Result<Vec<_>, _>>()?;
-        if let Some(max_time) = args.max_time.as_deref().or(file.max_time.as_deref()) {
-            fetch.total_timeout = parse_std_duration(max_time, "max-time")?;
-            // The other limits never exceed the whole.
-            fetch.first_byte_timeout = fetch.first_byte_timeout.min(fetch.total_timeout);
-            fetch.idle_timeout = fetch.idle_timeout.min(fetch.total_timeout);
-        }
-        if let Some(connect) = args.connect_timeout.as_deref().or(file.connect_timeout.as_deref()) {
-            fetch.connect_timeout = parse_std_duration(connect, "connect-timeout")?;
-        }
-        if let Some(size) = args.max_filesize.as_deref().or(file.max_filesize.as_deref()) {
-            fetch.max_body_bytes = parse_size(size)?;
-            fetch.max_decoded_bytes = fetch.max_decoded_bytes.max(fetch.max_body_bytes);
-        }
-        if let Some(redirects) = args.max_redirs.or(file.max_redirs) {
-            fetch.max_redirects = redirects;
-        }
-        let host_interval = parse_std_duration(
-            args.host_interval.as_deref().or(file.host_interval.as_deref()).unwrap_or("5s"),
-            "host-interval",
-        )?;
-        let worker =
-            args.worker.clone().or_else(|| file.worker.clone()).unwrap_or_else(default_worker);
-        let strict = args.strict_sentences || file.strict_sentences.unwrap_or(false);
-        let sentences = if strict {
-            extractor::sentences::Mode::Strict
-        } else {
-            extractor::sentences::Mode::Normal
-        };
-        Ok(CrawlSettings {
-            dedup: args.dedup || file.dedup.unwrap_or(false),
-            sentences,
-            since,
-            concurrency,
-            client: ClientConfig { fetch, host_interval, ..ClientConfig::default() },
-            force_poll: args.force_poll,
-            worker,
-        })
+/// The engine's crawl settings: flags over the file over defaults.
+pub(crate) fn crawl_settings(args: &CrawlArgs, file: &FileConfig) -> Result<Settings> {
+    let since =
+        parse_duration(args.since.as_deref().or(file.since.as_deref()).unwrap_or("7d"), "since")?;
+    let concurrency = args.concurrency.or(file.concurrency).unwrap_or(16);
+    if concurrency == 0 {
+        bail!("--concurrency must be at least 1");
     }
+    let mut fetch = FetchConfig::default();
+    if let Some(agent) = args.user_agent.clone().or_else(|| file.user_agent.clone()) {
+        if agent.trim().is_empty() {
+            bail!("--user-agent must not be empty");
+        }
+        fetch.user_agent = agent;
+    }
+    fetch.allow_private_addresses =
+        args.allow_private_addresses || file.allow_private_addresses.unwrap_or(false);
+    let rules = if args.resolve.is_empty() {
+        file.resolve.clone().unwrap_or_default()
+    } else {
+        args.resolve.clone()
+    };
+    fetch.resolve = rules.iter().map(|rule| rule.parse()).collect::<Result<Vec<_>, _>>()?;
+    if let Some(max_time) = args.max_time.as_deref().or(file.max_time.as_deref()) {
+        fetch.total_timeout = parse_std_duration(max_time, "max-time")?;
+        // The other limits never exceed the whole.
+        fetch.first_byte_timeout = fetch.first_byte_timeout.min(fetch.total_timeout);
+        fetch.idle_timeout = fetch.idle_timeout.min(fetch.total_timeout);
+    }
+    if let Some(connect) = args.connect_timeout.as_deref().or(file.connect_timeout.as_deref()) {
+        fetch.connect_timeout = parse_std_duration(connect, "connect-timeout")?;
+    }
+    if let Some(size) = args.max_filesize.as_deref().or(file.max_filesize.as_deref()) {
+        fetch.max_body_bytes = parse_size(size)?;
+        fetch.max_decoded_bytes = fetch.max_decoded_bytes.max(fetch.max_body_bytes);
+    }
+    if let Some(redirects) = args.max_redirs.or(file.max_redirs) {
+        fetch.max_redirects = redirects;
+    }
+    let host_interval = parse_std_duration(
+        args.host_interval.as_deref().or(file.host_interval.as_deref()).unwrap_or("5s"),
+        "host-interval",
+    )?;
+    let worker = args.worker.clone().or_else(|| file.worker.clone()).unwrap_or_else(default_worker);
+    let strict = args.strict_sentences || file.strict_sentences.unwrap_or(false);
+    let sentences = if strict {
+        extractor::sentences::Mode::Strict
+    } else {
+        extractor::sentences::Mode::Normal
+    };
+    Ok(Settings {
+        dedup: args.dedup || file.dedup.unwrap_or(false),
+        sentences,
+        since,
+        concurrency,
+        client: ClientConfig { fetch, host_interval, ..ClientConfig::default() },
+        force_poll: args.force_poll,
+        worker,
+        host: hostname(),
+    })
 }
 
 /// `HOST:PID`: unique among live workers, and recognisable after a crash (see `crawl`).
@@ -250,13 +228,12 @@ mod tests {
         )
         .unwrap();
         let args = CrawlArgs { concurrency: Some(9), ..CrawlArgs::default() };
-        let settings = CrawlSettings::resolve(&args, &file).unwrap();
+        let settings = crawl_settings(&args, &file).unwrap();
         assert_eq!(settings.concurrency, 9);
         assert_eq!(settings.since, chrono::Duration::days(2));
         assert_eq!(settings.client.host_interval, Duration::from_secs(1));
         assert_eq!(settings.client.fetch.resolve.len(), 1);
-        let defaults =
-            CrawlSettings::resolve(&CrawlArgs::default(), &FileConfig::default()).unwrap();
+        let defaults = crawl_settings(&CrawlArgs::default(), &FileConfig::default()).unwrap();
         assert_eq!(defaults.client.host_interval, Duration::from_secs(5));
         assert_eq!(defaults.since, chrono::Duration::days(7));
     }

@@ -14,10 +14,11 @@ use anyhow::{Context, Result};
 use store::sources::NewSource;
 use store::{Archive, OpenMode};
 
+use engine::crawl::{Engine, Mode};
+
 use crate::args::CrawlArgs;
-use crate::config::{CrawlSettings, FileConfig};
-use crate::crawl::{Engine, Mode};
-use crate::progress::Progress;
+use crate::config::FileConfig;
+use crate::progress::Status;
 
 /// Runs the demo.
 pub(crate) async fn run(
@@ -45,16 +46,16 @@ pub(crate) async fn run(
         dedup: true,
         ..CrawlArgs::default()
     };
-    let settings = CrawlSettings::resolve(&args, &FileConfig::default())?;
-    let progress = Progress::new();
-    let stop = crate::crawl::stop_on_signals();
+    let settings = crate::config::crawl_settings(&args, &FileConfig::default())?;
+    let status = Status::new();
+    let stop = crate::signals::stop_on_signals();
     let engine =
-        Arc::new(Engine::new(archive.clone(), settings, Arc::clone(&progress), Mode::Once, stop)?);
+        Arc::new(Engine::new(archive.clone(), settings, status.counts(), Mode::Once, stop)?);
     {
-        let _ticker = progress.show();
+        let _ticker = status.show();
         engine.run().await?;
     }
-    outln!("crawl: {}", progress.summary());
+    outln!("crawl: {}", status.summary());
     outln!();
     for source in store::sources::list(&archive).await? {
         let feeds = store::feeds::for_source(&archive, source.id).await?;

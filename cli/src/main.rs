@@ -14,16 +14,13 @@ macro_rules! outln {
 mod args;
 mod bench;
 mod config;
-mod crawl;
 mod dedup;
-mod dedup_archive;
 mod demo;
 mod extract;
-mod ingest;
 mod normalize;
 mod progress;
-mod reextract;
 mod serve;
+mod signals;
 mod sources;
 mod stories;
 mod tag;
@@ -31,16 +28,17 @@ mod tag;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Parser;
+use engine::crawl::{Engine, Mode};
 use store::{Archive, OpenMode};
 use tracing_subscriber::EnvFilter;
 
 use crate::args::{Args, BenchCommand, Command, CrawlArgs, SourcesCommand};
-use crate::config::{CrawlSettings, FileConfig};
-use crate::crawl::{Engine, Mode};
-use crate::progress::Progress;
+use crate::config::FileConfig;
+use crate::progress::{Status, human};
 
 fn main() -> ExitCode {
     let args = Args::parse();
@@ -81,7 +79,7 @@ fn fail(err: &anyhow::Error) -> ExitCode {
 fn init_logging() {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| {
         EnvFilter::new(
-            "warn,morgue=info,cli=info,store=info,crawler=info,extractor=info,dedup=info",
+            "warn,morgue=info,cli=info,engine=info,store=info,crawler=info,extractor=info,dedup=info",
         )
     });
     tracing_subscriber::fmt()
@@ -118,9 +116,19 @@ async fn run(args: Args) -> Result<()> {
             } else {
                 extractor::sentences::Mode::Normal
             };
-            let result = reextract::run(&archive, all, mode).await;
+            let started = Instant::now();
+            let result = engine::reextract::run(&archive, all, mode).await;
             archive.close().await?;
-            result
+            let counts = result?;
+            outln!(
+                "reextract: {} stories extracted again ({} without a raw page, {} no longer stories and left as they were); sentence index rebuilt for {} source-weeks in {}",
+                counts.extracted,
+                counts.no_raw_page,
+                counts.not_stories,
+                counts.weeks,
+                human(started.elapsed())
+            );
+            Ok(())
         }
         Command::Demo { sites, articles, port } => {
             demo::run(chosen_url, sites, articles, port).await
@@ -155,7 +163,7 @@ async fn run(args: Args) -> Result<()> {
                     ..::dedup::Config::default()
                 };
                 let archive = open(&database_url).await?;
-                let result = dedup_archive::run(&archive, config).await;
+                let result = dedup_archive(&archive, config).await;
                 archive.close().await?;
                 return result;
             };
@@ -212,7 +220,7 @@ async fn discover(
     names: &[String],
     all: bool,
 ) -> Result<()> {
-    let settings = CrawlSettings::resolve(args, file)?;
+    let settings = config::crawl_settings(args, file)?;
     let archive = open(url).await?;
     let chosen = if all {
         store::sources::list(&archive).await?
@@ -228,34 +236,48 @@ async fn discover(
         }
         chosen
     };
-    let progress = Progress::new();
-    let stop = crawl::stop_on_signals();
+    let status = Status::new();
+    let stop = signals::stop_on_signals();
     let engine =
-        Arc::new(Engine::new(archive.clone(), settings, Arc::clone(&progress), Mode::Once, stop)?);
+        Arc::new(Engine::new(archive.clone(), settings, status.counts(), Mode::Once, stop)?);
     {
-        let _ticker = progress.show();
+        let _ticker = status.show();
         engine.discover(chosen).await?;
         engine.finish().await;
     }
-    outln!("discover: {}", progress.summary());
+    outln!("discover: {}", status.summary());
     archive.close().await?;
     Ok(())
 }
 
 async fn crawl_command(url: &str, file: &FileConfig, args: &CrawlArgs, mode: Mode) -> Result<()> {
-    let settings = CrawlSettings::resolve(args, file)?;
+    let settings = config::crawl_settings(args, file)?;
     let archive = open(url).await?;
-    let progress = Progress::new();
-    let stop = crawl::stop_on_signals();
-    let engine =
-        Arc::new(Engine::new(archive.clone(), settings, Arc::clone(&progress), mode, stop)?);
+    let status = Status::new();
+    let stop = signals::stop_on_signals();
+    let engine = Arc::new(Engine::new(archive.clone(), settings, status.counts(), mode, stop)?);
     let result = {
-        let _ticker = progress.show();
+        let _ticker = status.show();
         engine.run().await
     };
-    outln!("crawl: {}", progress.summary());
+    outln!("crawl: {}", status.summary());
     archive.close().await?;
-    result
+    Ok(result?)
+}
+
+/// `morgue dedup` over the archive: the stories not yet deduplicated.
+async fn dedup_archive(archive: &Archive, config: ::dedup::Config) -> Result<()> {
+    let started = Instant::now();
+    let deduper = engine::dedup_archive::load(config).await?;
+    let done = engine::dedup_archive::compare_new(archive, &deduper).await?;
+    outln!(
+        "dedup: {} stories compared, {} links found, {} clusters written in {}",
+        done.stories,
+        done.links,
+        done.clusters,
+        human(started.elapsed())
+    );
+    Ok(())
 }
 
 async fn init(url: &str) -> Result<()> {

@@ -39,7 +39,7 @@ use store::Archive;
 use store::stories::{Filter, Story};
 use tokio::net::TcpListener;
 
-use crate::stories::{Selected, Selection};
+use engine::selection::{Selected, Selection};
 
 /// Rows a page of `/api/stories` has unless `limit` says otherwise.
 const DEFAULT_LIMIT: u64 = 50;
@@ -65,7 +65,7 @@ pub(crate) async fn run(
     writeln!(out, "serving {} on http://{addr}/", archive.display_url())?;
     out.flush()?;
     let archive = Arc::new(archive);
-    let signal = crate::crawl::wait_for_signal();
+    let signal = crate::signals::wait_for_signal();
     tokio::pin!(signal);
     // Tells every connection to finish its request in flight and close.
     let (stop, stopping) = tokio::sync::watch::channel(false);
@@ -240,12 +240,9 @@ async fn select(
     let selection =
         Selection::new(archive, &sources, filter, search, params.flag("one_per_cluster")?)
             .await
-            .map_err(|err| {
-                if err.to_string().starts_with("no source named") {
-                    Problem::bad(err.to_string())
-                } else {
-                    Problem::internal(&err)
-                }
+            .map_err(|err| match err {
+                engine::Error::UnknownSource { .. } => Problem::bad(err.to_string()),
+                err => Problem::internal(&err.into()),
             })?;
     let limit = params.number("limit")?.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
@@ -256,7 +253,7 @@ async fn select(
     let (stories, next) = selection
         .page(archive, after, limit, SCAN_BUDGET)
         .await
-        .map_err(|err| Problem::internal(&err))?;
+        .map_err(|err| Problem::internal(&err.into()))?;
     Ok((selection, Page { stories, next }))
 }
 

@@ -2,70 +2,32 @@
 //! politeness, conditional GET, hostile hosts, a crash in the middle of a crawl, and what `reextract`,
 //! `dedup`, `stories` and `serve` do with the archive. The tests of how pages are stored (at once,
 //! from many tasks), of a crash, of repeated sentences, of `dedup` and of `stories` also run on
-//! PostgreSQL, as `..._on_postgres`, when `MORGUE_TEST_POSTGRES_URL` names a server (CI sets it).
+//! PostgreSQL, as `..._on_postgres`, on the server `MORGUE_TEST_POSTGRES_URL` names; unset, they
+//! fail and say how to run or skip them (`store::testing`).
 
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
+use store::testing::TestDatabase;
 use store::{Archive, OpenMode};
 use testweb::{Config, Seen, TestWeb};
 
 use crate::{morgue, spawn_morgue, spawn_morgue_logging, stderr, stdout};
 
-/// The variable that points the PostgreSQL tests at a server (as in the store's tests).
-const POSTGRES_VAR: &str = "MORGUE_TEST_POSTGRES_URL";
-
 /// Where a test's archive is.
 enum Backend {
     /// `morgue.db` in the test's directory, the default.
     Sqlite,
-    /// A database of its own on the server of [`POSTGRES_VAR`], created by `morgue init` and dropped
-    /// when the test ends, also when it fails.
-    Postgres { url: String, admin_url: String, name: String },
+    /// A database of its own on the server `MORGUE_TEST_POSTGRES_URL` names, created by
+    /// `morgue init` and dropped when the test ends, also when it fails (`store::testing`).
+    Postgres(TestDatabase),
 }
 
 impl Backend {
-    /// A new PostgreSQL database's place, or `None` (and a note) when the variable is unset.
-    // A note on standard error, as the store's PostgreSQL tests give: the test passes checking nothing.
-    #[allow(clippy::print_stderr)]
+    /// A new PostgreSQL database's place, or `None` when the run skips PostgreSQL explicitly;
+    /// without a server named, the test fails and says how to run or skip it.
     fn postgres() -> Option<Backend> {
-        let Ok(admin_url) = std::env::var(POSTGRES_VAR) else {
-            eprintln!("{POSTGRES_VAR} is not set: this PostgreSQL test checks nothing");
-            return None;
-        };
-        // The time too: a database left by an earlier run whose process had this id is not reused.
-        static COUNTER: AtomicU32 = AtomicU32::new(0);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|elapsed| elapsed.subsec_nanos())
-            .unwrap_or_default();
-        let name = format!(
-            "morgue_crawl_test_{}_{}_{nanos}",
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::Relaxed)
-        );
-        let mut url = url::Url::parse(&admin_url).expect("MORGUE_TEST_POSTGRES_URL is a URL");
-        url.set_path(&format!("/{name}"));
-        Some(Backend::Postgres { url: url.into(), admin_url, name })
-    }
-}
-
-impl Drop for Backend {
-    // A database left behind fails no test, but people should hear of it.
-    #[allow(clippy::print_stderr)]
-    fn drop(&mut self) {
-        let Backend::Postgres { admin_url, name, .. } = self else { return };
-        let dropped = block_on(async {
-            let admin = Archive::open(admin_url, OpenMode::Existing).await?;
-            admin
-                .execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
-                .await?;
-            admin.close().await
-        });
-        if let Err(err) = dropped {
-            eprintln!("could not drop the test database {name}: {err}");
-        }
+        TestDatabase::new().map(Backend::Postgres)
     }
 }
 
@@ -86,7 +48,7 @@ impl Setup {
         Setup::on(Backend::Sqlite, config)
     }
 
-    /// A setup on a PostgreSQL archive, or `None` when no server is named.
+    /// A setup on a PostgreSQL archive, or `None` when the run skips PostgreSQL.
     fn on_postgres(config: Config) -> Option<Setup> {
         Some(Setup::on(Backend::postgres()?, config))
     }
@@ -111,15 +73,15 @@ impl Setup {
     fn database_url(&self) -> String {
         match &self.backend {
             Backend::Sqlite => self.dir.path().join("morgue.db").to_str().unwrap().to_owned(),
-            Backend::Postgres { url, .. } => url.clone(),
+            Backend::Postgres(database) => database.url.clone(),
         }
     }
 
     /// `args`, and `--database-url` when the archive is not the default one.
     fn with_database<'a>(&'a self, args: &[&'a str]) -> Vec<&'a str> {
         let mut args = args.to_vec();
-        if let Backend::Postgres { url, .. } = &self.backend {
-            args.extend(["--database-url", url.as_str()]);
+        if let Backend::Postgres(database) = &self.backend {
+            args.extend(["--database-url", database.url.as_str()]);
         }
         args
     }
@@ -233,15 +195,7 @@ fn stored_once_and_robots_txt_obeyed(setup: Setup) {
     setup.assert_reachable_stored_once(0);
     let seen = setup.web.requests();
     assert!(seen.iter().all(|s| !s.path.starts_with("/private/")), "a disallowed path was fetched");
-    let stale: Vec<String> = setup
-        .web
-        .world()
-        .sites
-        .iter()
-        .flat_map(|site| setup.web.world().articles(site))
-        .filter(|a| a.stale)
-        .map(|a| a.path)
-        .collect();
+    let stale = setup.web.world().stale_paths();
     assert!(!stale.is_empty());
     assert!(
         seen.iter().all(|s| !stale.contains(&s.path)),
@@ -276,25 +230,9 @@ fn requests_to_one_host_keep_the_interval_and_the_crawl_delay() {
     let setup = Setup::new(config);
     setup.crawl(&["--host-interval", "250ms"]);
     setup.assert_reachable_stored_once(0);
-    let seen = setup.web.requests();
-    for site in &setup.web.world().sites {
-        let interval = match site.crawl_delay {
-            Some(delay) => Duration::from_secs_f64(delay),
-            None => Duration::from_millis(250),
-        };
-        for host in [site.host.clone(), format!("m.{}", site.host)] {
-            let mut times: Vec<_> = seen.iter().filter(|s| s.host == host).map(|s| s.at).collect();
-            times.sort();
-            for pair in times.windows(2) {
-                // Measured where the server reads the request: loopback adds well under 10 ms.
-                let gap = pair[1] - pair[0];
-                assert!(
-                    gap + Duration::from_millis(10) >= interval,
-                    "{host}: {gap:?} < {interval:?}"
-                );
-            }
-        }
-    }
+    // Measured where the server reads the request: loopback adds well under 10 ms.
+    let too_soon = setup.web.too_soon(Duration::from_millis(250), Duration::from_millis(10));
+    assert!(too_soon.is_empty(), "{too_soon:?}");
 }
 
 #[test]

@@ -15,8 +15,8 @@
 //! policy and resolver; [`polite`], per-host start slots; [`client`], the polite client every
 //! request goes through (robots.txt, slots, `Retry-After`); and [`explore`], discovery of one
 //! source by fetching and confirming candidates. The crawl loop that ties these to the archive
-//! lives in `cli` (`cli/src/crawl/`), the only crate that knows both the crawler and the store.
-//! The crawler never interprets article content and does not depend on `store`: `cli` carries
+//! lives in `engine` (`engine/src/crawl/`), which knows both the crawler and the store.
+//! The crawler never interprets article content and does not depend on `store`: `engine` carries
 //! its results into the archive.
 
 pub mod client;

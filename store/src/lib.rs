@@ -50,6 +50,8 @@ pub mod sentences;
 pub mod signatures;
 pub mod sources;
 pub mod stories;
+#[cfg(feature = "test-support")]
+pub mod testing;
 pub mod text;
 pub mod workers;
 

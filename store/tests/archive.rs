@@ -2,7 +2,7 @@
 
 use store::{Archive, Error, OpenMode};
 
-use crate::support::on_both_backends;
+use store::on_both_backends;
 
 on_both_backends! {
     async fn migrating_twice_is_a_no_op(archive: &Archive) {

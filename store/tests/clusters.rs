@@ -3,7 +3,7 @@
 use store::clusters::{self, Member};
 use store::{Archive, Error};
 
-use crate::support::on_both_backends;
+use store::on_both_backends;
 
 fn member(story_id: i64, relation: &str, score: f64) -> Member {
     Member { story_id, relation: Some(relation.to_owned()), score: Some(score) }

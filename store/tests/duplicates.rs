@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use store::duplicates::{self, NewLink};
 use store::{Archive, Error};
 
-use crate::support::on_both_backends;
+use store::on_both_backends;
 
 on_both_backends! {
     async fn round_trip_and_idempotence(archive: &Archive) {

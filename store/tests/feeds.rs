@@ -3,7 +3,7 @@
 use store::Archive;
 use store::feeds::{self, FeedKind, NewFeed, Poll};
 
-use crate::support::on_both_backends;
+use store::on_both_backends;
 
 fn new(source_id: i64, key: &str, next_poll_at: Option<chrono::DateTime<chrono::Utc>>) -> NewFeed {
     NewFeed {

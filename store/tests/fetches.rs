@@ -3,7 +3,7 @@
 use store::fetches::{self, RawFetch};
 use store::{Archive, Error};
 
-use crate::support::on_both_backends;
+use store::on_both_backends;
 
 fn raw(body: Vec<u8>) -> RawFetch {
     RawFetch {

@@ -4,7 +4,7 @@ use chrono::Duration;
 use store::Archive;
 use store::frontier::{self, NewUrl, State};
 
-use crate::support::on_both_backends;
+use store::on_both_backends;
 
 fn new(source_id: i64, path: &str) -> NewUrl {
     NewUrl {

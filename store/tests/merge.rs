@@ -6,7 +6,7 @@ use store::Archive;
 use store::merge::{self, AlsoUrl, Merged, Sighting, TITLE_METHOD};
 use store::stories::{self, NewStory, UrlKind};
 
-use crate::support::on_both_backends;
+use store::on_both_backends;
 
 const SOURCE: &str = "The Daily";
 

@@ -5,7 +5,7 @@ use store::Archive;
 use store::sentences::{self, Holder, Owner, Sighting, StorySentences};
 use store::stories::{self, RemovedSentence};
 
-use crate::support::on_both_backends;
+use store::on_both_backends;
 
 on_both_backends! {
     async fn the_earliest_published_story_owns_a_sentence_whatever_the_order(archive: &Archive) {

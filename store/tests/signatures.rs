@@ -5,7 +5,7 @@ use store::clusters::{self, Member};
 use store::duplicates::{self, NewLink};
 use store::signatures::{self, Stored};
 
-use crate::support::on_both_backends;
+use store::on_both_backends;
 
 on_both_backends! {
     async fn signatures_round_trip_and_mark_stories_done(archive: &Archive) {

@@ -3,7 +3,7 @@
 use store::sources::{self, Added, NewSource};
 use store::{Archive, Error};
 
-use crate::support::on_both_backends;
+use store::on_both_backends;
 
 fn new(name: &str, homepage: &str) -> NewSource {
     NewSource {

@@ -7,7 +7,7 @@ use store::search;
 use store::stories::{self, Inserted, NewStory, UrlKind};
 use store::{Archive, Error};
 
-use crate::support::on_both_backends;
+use store::on_both_backends;
 
 fn new(source_id: i64, path: &str, title: &str) -> NewStory {
     NewStory {

@@ -1,9 +1,5 @@
-//! Store tests, each run on SQLite and on PostgreSQL (see `support`).
-
-// The harness tells people on standard error when a PostgreSQL case checks nothing.
-#![allow(clippy::print_stderr)]
-
-mod support;
+//! Store tests, each run on SQLite and on PostgreSQL (`store::on_both_backends!`, from the
+//! `test-support` feature's `store::testing`).
 
 // Opening archives, migrations and bad database URLs.
 mod archive;

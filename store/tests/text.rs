@@ -15,7 +15,7 @@ use store::text::{MAX_LINE, MAX_TEXT, line, long};
 use store::workers::{self, NewWorker};
 use store::{Archive, clusters, duplicates};
 
-use crate::support::on_both_backends;
+use store::on_both_backends;
 
 /// How many strings one case writes.
 const FIELDS: usize = 47;
@@ -252,6 +252,7 @@ async fn check(archive: &Archive, case: usize, fields: &[String]) {
 struct Shows<'a>(usize, &'a [String]);
 
 impl Drop for Shows<'_> {
+    #[allow(clippy::print_stderr, reason = "the failing case, beside the test's panic message")]
     fn drop(&mut self) {
         if std::thread::panicking() {
             let shown: Vec<String> = self.1.iter().map(|f| f.chars().take(60).collect()).collect();

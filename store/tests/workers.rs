@@ -5,7 +5,7 @@ use store::Archive;
 use store::frontier::{self, NewUrl, State};
 use store::workers::{self, NewWorker};
 
-use crate::support::on_both_backends;
+use store::on_both_backends;
 
 fn worker(name: &str) -> NewWorker {
     NewWorker { name: name.to_owned(), host: "crawler-a".to_owned(), pid: 41 }

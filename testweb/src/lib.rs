@@ -162,6 +162,30 @@ impl TestWeb {
         self.log.seen.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
+    /// The requests that came too soon after the one before to the same host (a site or its `m.`
+    /// mirror): sooner than the site's robots.txt crawl delay, or than `interval` for a site
+    /// without one, less `slack` (arrival times are read by the server, after loopback). Each as
+    /// `host: gap < interval`; empty when the crawl was polite.
+    pub fn too_soon(&self, interval: Duration, slack: Duration) -> Vec<String> {
+        let seen = self.requests();
+        let mut found = Vec::new();
+        for site in &self.world.sites {
+            let interval = site.crawl_delay.map_or(interval, Duration::from_secs_f64);
+            for host in [site.host.clone(), format!("m.{}", site.host)] {
+                let mut times: Vec<Instant> =
+                    seen.iter().filter(|s| s.host == host).map(|s| s.at).collect();
+                times.sort();
+                for pair in times.windows(2) {
+                    let gap = pair[1] - pair[0];
+                    if gap + slack < interval {
+                        found.push(format!("{host}: {gap:?} < {interval:?}"));
+                    }
+                }
+            }
+        }
+        found
+    }
+
     /// Blocks until `done` holds for the request log, or `limit` passes; returns whether it held.
     /// Woken by each request, so it never polls.
     pub fn wait_for(&self, limit: Duration, done: impl Fn(&[Seen]) -> bool) -> bool {

@@ -259,6 +259,12 @@ impl World {
         (article.path == path).then_some(article)
     }
 
+    /// The paths of the stale articles (older than a crawl's week), which a crawl must not fetch.
+    pub fn stale_paths(&self) -> Vec<String> {
+        let articles = self.sites.iter().flat_map(|site| self.articles(site));
+        articles.filter(|article| article.stale).map(|article| article.path).collect()
+    }
+
     /// The articles a polite crawl that fetches everything published after `since` must store:
     /// listed by a feed or sitemap the site announces, not disallowed, not older than `since`.
     pub fn reachable(&self, since: DateTime<Utc>) -> Vec<Article> {

@@ -1,6 +1,6 @@
-//! `morgue reextract`: run the current extractor again over the archived raw pages.
+//! Re-extraction (`morgue reextract`): run the current extractor again over the archived raw pages.
 //!
-//! Stories extracted by another extractor version (or all of them, with `--all`) are extracted
+//! Stories extracted by another extractor version (or all of them, with `all`) are extracted
 //! again from their raw fetch, on all cores, and their extracted fields replaced; the URLs a story
 //! is known by never change. The repeated-sentence index of every source-week a re-extracted story
 //! belongs to (before or after) is then rebuilt from the stories' new texts, so no sentence stays
@@ -8,11 +8,8 @@
 //! (too short, not HTML) keeps its old fields and is counted, never dropped silently.
 
 use std::collections::{BTreeSet, HashMap};
-use std::io::Write;
 use std::sync::Arc;
-use std::time::Instant;
 
-use anyhow::Result;
 use chrono::{NaiveDate, TimeZone, Utc};
 use extractor::sentences::{self, Mode};
 use store::Archive;
@@ -20,23 +17,28 @@ use store::sources::Source;
 use store::stories::Story;
 
 use crate::ingest::{self, EXTRACTOR_VERSION, Page};
-use crate::progress::human;
+use crate::{Error, Result};
 
 /// Stories read and extracted at a time.
 const PAGE: u64 = 256;
 
 /// What a run did.
-#[derive(Debug, Default)]
-struct Counts {
-    extracted: u64,
-    no_raw_page: u64,
-    not_stories: u64,
-    weeks: usize,
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    /// Stories extracted again and their fields replaced.
+    pub extracted: u64,
+    /// Stories without a raw page to extract again (left as they were).
+    pub no_raw_page: u64,
+    /// Stories whose page the extractor no longer takes for a story (left as they were).
+    pub not_stories: u64,
+    /// Source-weeks whose repeated-sentence index was rebuilt.
+    pub weeks: usize,
 }
 
-/// Runs `morgue reextract`.
-pub(crate) async fn run(archive: &Archive, all: bool, mode: Mode) -> Result<()> {
-    let started = Instant::now();
+/// Extracts again the stories of another extractor version (every story with `all`), then
+/// rebuilds the sentence index of the source-weeks they belong to; `mode` is how repeated
+/// sentences are removed.
+pub async fn run(archive: &Archive, all: bool, mode: Mode) -> Result<Counts> {
     let version = if all { None } else { Some(EXTRACTOR_VERSION) };
     let mut sources: HashMap<i64, Arc<Source>> = HashMap::new();
     let mut touched: BTreeSet<(i64, NaiveDate)> = BTreeSet::new();
@@ -85,7 +87,8 @@ pub(crate) async fn run(archive: &Archive, all: bool, mode: Mode) -> Result<()> 
             }));
         }
         for task in tasks {
-            let (story, page, extracted) = task.await?;
+            let (story, page, extracted) =
+                task.await.map_err(|source| Error::Task { what: "extraction", source })?;
             if ingest::not_story(&extracted).is_some() {
                 counts.not_stories += 1;
                 continue;
@@ -113,15 +116,7 @@ pub(crate) async fn run(archive: &Archive, all: bool, mode: Mode) -> Result<()> 
         };
         rebuild_week(archive, &source, week, mode).await?;
     }
-    outln!(
-        "reextract: {} stories extracted again ({} without a raw page, {} no longer stories and left as they were); sentence index rebuilt for {} source-weeks in {}",
-        counts.extracted,
-        counts.no_raw_page,
-        counts.not_stories,
-        counts.weeks,
-        human(started.elapsed())
-    );
-    Ok(())
+    Ok(counts)
 }
 
 fn timezone(source: &Source) -> chrono_tz::Tz {

@@ -6,7 +6,6 @@
 
 use std::sync::Arc;
 
-use anyhow::Result;
 use chrono::Utc;
 use crawler::client::RobotsVerdict;
 use crawler::explore::{self, DocKind, Found, Limits};
@@ -19,6 +18,7 @@ use url::Url;
 
 use super::Engine;
 use crate::progress::{Activity, Counter};
+use crate::{Error, Result};
 
 /// How the search of one source ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,7 +31,7 @@ pub(super) enum Searched {
 
 impl Engine {
     /// Searches these sources (again), several at a time. Returns how many were searched.
-    pub(crate) async fn discover(self: &Arc<Self>, sources: Vec<Source>) -> Result<usize> {
+    pub async fn discover(self: &Arc<Self>, sources: Vec<Source>) -> Result<usize> {
         let mut tasks = JoinSet::new();
         for source in sources {
             if self.stopping() {
@@ -42,7 +42,9 @@ impl Engine {
         }
         let mut searched = 0;
         while let Some(joined) = tasks.join_next().await {
-            if let Searched::Done(_) = joined?? {
+            if let Searched::Done(_) =
+                joined.map_err(|source| Error::Task { what: "discovery", source })??
+            {
                 searched += 1;
             }
         }
@@ -57,7 +59,7 @@ impl Engine {
         match self.discover_one(&source).await {
             Ok(searched) => Ok(searched),
             Err(err) => {
-                tracing::warn!(source = %source.name, "discovery failed: {err:#}");
+                tracing::warn!(source = %source.name, "discovery failed: {}", crate::chain(&err));
                 store::sources::mark_discovered(&self.archive, source.id, Utc::now()).await?;
                 self.progress.add(Counter::Discovered, 1);
                 Ok(Searched::Done(source.id))

@@ -1,5 +1,6 @@
-//! `morgue dedup` over the archive: the stories not yet deduplicated, against the stories of their
-//! time window, with links and clusters stored.
+//! Fuzzy dedup over the archive (`morgue dedup`, and after each crawl pass when the settings ask
+//! for it): the stories not yet deduplicated, against the stories of their time window, with links
+//! and clusters stored.
 //!
 //! Each batch of new stories (those without a stored signature, by id) gets its `dedup`
 //! signatures; the stored signatures of the stories published within the window around the batch
@@ -14,11 +15,8 @@
 //! never matched. It is placed in time by its publication, or by when it was archived.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::sync::Arc;
-use std::time::Instant;
 
-use anyhow::{Context, Result};
 use chrono::{DateTime, Duration, Utc};
 use dedup::{Config, Deduper, Document, Link, Method, Scores, Signature, Thresholds};
 use store::Archive;
@@ -27,7 +25,7 @@ use store::duplicates::NewLink;
 use store::signatures::Stored;
 use store::stories::Story;
 
-use crate::progress::human;
+use crate::{Error, Result};
 
 /// New stories compared at a time.
 const BATCH: u64 = 5_000;
@@ -35,41 +33,38 @@ const BATCH: u64 = 5_000;
 /// The method names `dedup` stores links under.
 const METHODS: [Method; 5] = Method::ALL;
 
-/// Runs `morgue dedup` over the archive.
-pub(crate) async fn run(archive: &Archive, config: Config) -> Result<()> {
-    let started = Instant::now();
-    let deduper = load(config).await?;
-    let done = compare_new(archive, &deduper).await?;
-    outln!(
-        "dedup: {} stories compared, {} links found, {} clusters written in {}",
-        done.stories,
-        done.links,
-        done.clusters,
-        human(started.elapsed())
-    );
-    Ok(())
-}
-
 /// Loads the models (about half a second in a release build): once per process.
-pub(crate) async fn load(config: Config) -> Result<Arc<Deduper>> {
-    Ok(Arc::new(
-        tokio::task::spawn_blocking(move || Deduper::new(config))
-            .await?
-            .context("cannot load the embedding model")?,
-    ))
+pub async fn load(config: Config) -> Result<Arc<Deduper>> {
+    let loaded = tokio::task::spawn_blocking(move || Deduper::new(config))
+        .await
+        .map_err(|source| Error::Task { what: "model loading", source })?;
+    Ok(Arc::new(loaded.map_err(|err| Error::Model { source: Box::new(err) })?))
 }
 
 /// What [`compare_new`] did.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Done {
-    pub(crate) stories: u64,
-    pub(crate) links: u64,
-    pub(crate) clusters: u64,
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Done {
+    /// Stories compared (those without a signature).
+    pub stories: u64,
+    /// Links found (duplicate or similar).
+    pub links: u64,
+    /// Clusters written.
+    pub clusters: u64,
+}
+
+/// Runs a blocking dedup step on a thread of its own.
+async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+    tokio::task::spawn_blocking(work).await.map_err(|source| Error::Task { what: "dedup", source })
+}
+
+/// A story id as `dedup` gives it back.
+fn story_id(what: &'static str, id: &str) -> Result<i64> {
+    id.parse().map_err(|_| Error::BadId { what, value: id.to_owned() })
 }
 
 /// Compares every story without a signature against its window, storing links, clusters and
 /// signatures.
-pub(crate) async fn compare_new(archive: &Archive, deduper: &Arc<Deduper>) -> Result<Done> {
+pub async fn compare_new(archive: &Archive, deduper: &Arc<Deduper>) -> Result<Done> {
     let window = Duration::seconds(deduper.config().window_secs);
     let (mut stories_done, mut links_found, mut clusters_touched) = (0u64, 0u64, 0u64);
     let mut after = 0;
@@ -79,7 +74,7 @@ pub(crate) async fn compare_new(archive: &Archive, deduper: &Arc<Deduper>) -> Re
         after = last.id;
         let docs: Vec<Document> = batch.iter().map(document).collect();
         let worker = Arc::clone(deduper);
-        let new = tokio::task::spawn_blocking(move || worker.signatures(&docs)).await?;
+        let new = blocking(move || worker.signatures(&docs)).await?;
         let times: Vec<DateTime<Utc>> = batch.iter().map(time_of).collect();
         let (Some(&from), Some(&to)) = (times.iter().min(), times.iter().max()) else { continue };
         let new_ids: std::collections::HashSet<i64> = batch.iter().map(|s| s.id).collect();
@@ -109,7 +104,7 @@ pub(crate) async fn compare_new(archive: &Archive, deduper: &Arc<Deduper>) -> Re
             );
             let docs: Vec<Document> = outdated.iter().map(document).collect();
             let worker = Arc::clone(deduper);
-            let again = tokio::task::spawn_blocking(move || worker.signatures(&docs)).await?;
+            let again = blocking(move || worker.signatures(&docs)).await?;
             store_signatures(archive, &again, &outdated).await?;
             existing.extend(again);
         }
@@ -121,7 +116,7 @@ pub(crate) async fn compare_new(archive: &Archive, deduper: &Arc<Deduper>) -> Re
             .filter_map(|stored| link_from_store(&stored.link))
             .collect();
         let worker = Arc::clone(deduper);
-        let (new, update) = tokio::task::spawn_blocking(move || {
+        let (new, update) = blocking(move || {
             let update = worker.update(&new, &existing, &existing_links);
             (new, update)
         })
@@ -182,11 +177,11 @@ async fn store_clusters(archive: &Archive, assignments: &[dedup::Assignment]) ->
     }
     let mut written = 0;
     for (representative, members) in groups {
-        let representative: i64 =
-            representative.parse().context("a cluster id is not a story id")?;
+        let representative = story_id("a cluster representative", representative)?;
         if members.len() < 2 {
             for member in members {
-                store::clusters::remove_story(archive, member.id.parse()?).await?;
+                store::clusters::remove_story(archive, story_id("a cluster member", &member.id)?)
+                    .await?;
             }
             continue;
         }
@@ -194,7 +189,7 @@ async fn store_clusters(archive: &Archive, assignments: &[dedup::Assignment]) ->
             .iter()
             .map(|member| {
                 Ok(Member {
-                    story_id: member.id.parse()?,
+                    story_id: story_id("a cluster member", &member.id)?,
                     relation: member.relation().map(|r| r.as_str().to_owned()),
                     score: member.link.as_ref().map(|link| f64::from(link.score())),
                 })
@@ -219,8 +214,8 @@ fn link_to_store(link: &Link) -> Result<NewLink> {
     scores.insert("found_by_embedding".to_owned(), f64::from(u8::from(link.found_by.embedding)));
     scores.insert("found_by_passage".to_owned(), f64::from(u8::from(link.found_by.passage)));
     Ok(NewLink {
-        story_id: link.doc.parse().context("a link names no story")?,
-        of_story_id: link.of.parse().context("a link names no story")?,
+        story_id: story_id("a linked story", &link.doc)?,
+        of_story_id: story_id("a linked story", &link.of)?,
         method: link.method.as_str().to_owned(),
         score: f64::from(link.score()),
         scores,

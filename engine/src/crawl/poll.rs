@@ -4,7 +4,6 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use anyhow::Result;
 use chrono::{DateTime, Duration, Utc};
 use crawler::explore::{self, Document};
 use crawler::fetch::{FetchError, Validators};
@@ -19,6 +18,7 @@ use url::Url;
 use super::discovery::{Searched, feed_kind};
 use super::{Engine, http_status};
 use crate::progress::{Activity, Counter};
+use crate::{Error, Result, chain};
 
 /// How deep nested sitemap indexes are followed (an index's children are at depth 1).
 const MAX_SITEMAP_DEPTH: i32 = 3;
@@ -98,7 +98,8 @@ impl Engine {
         loop {
             tokio::select! {
                 Some(joined) = searches.join_next() => {
-                    if let Searched::Done(source_id) = joined?? {
+                    let outcome = joined.map_err(|source| Error::Task { what: "search", source });
+                    if let Searched::Done(source_id) = outcome?? {
                         searched += 1;
                         let now = Utc::now();
                         let feeds = store::feeds::for_source(&self.archive, source_id).await?;
@@ -106,7 +107,9 @@ impl Engine {
                         self.start_polls(due.collect(), &mut done, &mut polls);
                     }
                 }
-                Some(joined) = polls.join_next() => joined??,
+                Some(joined) = polls.join_next() => {
+                    joined.map_err(|source| Error::Task { what: "poll", source })??;
+                }
                 else => {
                     // Nothing in flight: what became due meanwhile (sitemap children, say).
                     if self.stopping() {
@@ -149,14 +152,17 @@ impl Engine {
         let now = Utc::now();
         let polled = match self.poll_feed(&feed, now).await {
             Ok(polled) => polled,
-            Err(err) => {
-                Polled::failed(Severity::Soft, None, format!("cannot store the poll: {err:#}"))
-            }
+            Err(err) => Polled::failed(
+                Severity::Soft,
+                None,
+                format!("cannot store the poll: {}", chain(&err)),
+            ),
         };
         if let Err(err) = self.record(&feed, now, polled).await {
-            tracing::warn!(feed = %feed.url, "cannot record a poll: {err:#}");
+            let err = chain(&err);
+            tracing::warn!(feed = %feed.url, "cannot record a poll: {err}");
             let failure =
-                Polled::failed(Severity::Soft, None, format!("cannot record the poll: {err:#}"));
+                Polled::failed(Severity::Soft, None, format!("cannot record the poll: {err}"));
             self.record(&feed, now, failure).await?;
         }
         Ok(())

@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use anyhow::Result;
 use chrono::{DateTime, Duration, Utc};
 use crawler::explore::PAGE_ACCEPT;
 use crawler::fetch::{FetchError, Fetched, Validators};
@@ -15,6 +14,7 @@ use url::Url;
 use super::{Engine, LEASE, Mode, http_status};
 use crate::ingest::{self, Ingested, Page};
 use crate::progress::Counter;
+use crate::{Error, Result, chain};
 
 /// Attempts before a URL is given up on.
 const MAX_ATTEMPTS: i32 = 4;
@@ -101,7 +101,9 @@ impl Engine {
                 break;
             }
             tokio::select! {
-                Some(joined) = tasks.join_next() => joined??,
+                Some(joined) = tasks.join_next() => {
+                    joined.map_err(|source| Error::Task { what: "fetch", source })??;
+                }
                 () = self.queued.notified(), if idle => idle = false,
                 _ = upstream.changed(), if !upstream_done => {
                     upstream_done = true;
@@ -120,7 +122,7 @@ impl Engine {
         let settle = match self.fetch_article(&entry).await {
             Ok(settle) => settle,
             Err(err) => {
-                Settle::Retry { error: format!("cannot store the page: {err:#}"), at: None }
+                Settle::Retry { error: format!("cannot store the page: {}", chain(&err)), at: None }
             }
         };
         let now = Utc::now();
@@ -262,7 +264,8 @@ impl Engine {
             let extracted = ingest::extract_page(&page);
             (page, extracted)
         })
-        .await?;
+        .await
+        .map_err(|source| Error::Task { what: "extraction", source })?;
         if let Some(reason) = ingest::not_story(&extracted) {
             return Ok(Settle::Skipped(reason.to_owned()));
         }

@@ -1,9 +1,9 @@
 //! From a fetched page to a story: extract, compute the normalizer's keys, merge into the archive,
 //! and take out the sentences the source repeated that week.
 //!
-//! Shared by the crawler (`crawl`) and by re-extraction of archived pages. The extraction itself is
-//! CPU work: callers run [`extract_page`] on a blocking thread, then [`store_sighting`] on the
-//! runtime.
+//! Shared by the crawl loop ([`crate::crawl`]) and by re-extraction of archived pages. The
+//! extraction itself is CPU work: callers run [`extract_page`] on a blocking thread, then
+//! [`store_sighting`] on the runtime.
 //!
 //! **Repeated sentences** (Media Cloud's per-source, per-week rule; the algorithm is
 //! `extractor::sentences`, the index `store::sentences`): a new story's sentences are recorded in
@@ -15,7 +15,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use anyhow::Result;
 use chrono::{DateTime, Utc};
 use extractor::sentences::{self, Holders, Mode, Rank};
 use extractor::{Extracted, Quality};
@@ -25,43 +24,53 @@ use store::sentences::{Holder, StorySentences};
 use store::sources::Source;
 use store::stories::{NewStory, RemovedSentence, Story, UrlKind};
 
+use crate::Result;
+
 /// The extractor version recorded with each story; `reextract` looks for older ones.
-pub(crate) const EXTRACTOR_VERSION: &str = concat!("morgue-extractor/", env!("CARGO_PKG_VERSION"));
+pub const EXTRACTOR_VERSION: &str = concat!("morgue-extractor/", env!("CARGO_PKG_VERSION"));
 
 /// A fetched page and what is known about it before extraction.
 #[derive(Debug, Clone)]
-pub(crate) struct Page {
+pub struct Page {
     /// The URL it was requested under (its lossy key is the story's).
-    pub(crate) url: String,
+    pub url: String,
     /// That URL's lossy key.
-    pub(crate) lossy_url: String,
+    pub lossy_url: String,
     /// Where the request ended, after redirects.
-    pub(crate) final_url: String,
+    pub final_url: String,
     /// The archived raw fetch.
-    pub(crate) fetch_id: Option<i64>,
+    pub fetch_id: Option<i64>,
     /// The `Content-Type` header.
-    pub(crate) content_type: Option<String>,
+    pub content_type: Option<String>,
     /// The body.
-    pub(crate) body: Vec<u8>,
+    pub body: Vec<u8>,
     /// A publication time from the feed or sitemap.
-    pub(crate) hint_published: Option<DateTime<Utc>>,
+    pub hint_published: Option<DateTime<Utc>>,
     /// A title from the feed or sitemap.
-    pub(crate) hint_title: Option<String>,
+    pub hint_title: Option<String>,
     /// When it was fetched.
-    pub(crate) fetched_at: DateTime<Utc>,
+    pub fetched_at: DateTime<Utc>,
 }
 
 /// What became of a page.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Ingested {
+pub enum Ingested {
     /// A new story.
-    New { story_id: i64, title_duplicate_of: Option<i64> },
+    New {
+        /// The new story.
+        story_id: i64,
+        /// The story of the same source, day and title it duplicates, if any.
+        title_duplicate_of: Option<i64>,
+    },
     /// The page is a story already stored (same lossy URL, redirect target or canonical URL).
-    Known { story_id: i64 },
+    Known {
+        /// The story stored before.
+        story_id: i64,
+    },
 }
 
 /// Runs the extractor over a page (CPU-bound: call it off the async runtime).
-pub(crate) fn extract_page(page: &Page) -> Extracted {
+pub fn extract_page(page: &Page) -> Extracted {
     let context = extractor::Context {
         url: Some(&page.final_url),
         content_type: page.content_type.as_deref(),
@@ -72,7 +81,7 @@ pub(crate) fn extract_page(page: &Page) -> Extracted {
 }
 
 /// Why what was extracted from a page is not a story, if it is not.
-pub(crate) fn not_story(extracted: &Extracted) -> Option<&'static str> {
+pub fn not_story(extracted: &Extracted) -> Option<&'static str> {
     match extracted.quality {
         Quality::Ok => None,
         Quality::TooShort => Some("too short to be a story"),
@@ -84,7 +93,7 @@ pub(crate) fn not_story(extracted: &Extracted) -> Option<&'static str> {
 /// Stores a sighting of a story of `source` ([`sighting`]): merges it, then takes out the sentences
 /// the source repeated that week. Callers that store pages at once hold the sighting's locks
 /// (`crawl::locks`).
-pub(crate) async fn store_sighting(
+pub async fn store_sighting(
     archive: &Archive,
     source: &Source,
     sighting: &Sighting,
@@ -101,7 +110,7 @@ pub(crate) async fn store_sighting(
 
 /// Whether a story was just created, with nothing recorded of its sentence removal yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Fresh {
+pub enum Fresh {
     /// Just created: when nothing is removed there is nothing to write.
     Yes,
     /// It may hold an earlier decision, which must be overwritten.
@@ -110,7 +119,7 @@ pub(crate) enum Fresh {
 
 /// Records a story's sentences in its source-week and decides which stay searchable; then
 /// decides again every story whose sentences it took over (or, in strict mode, made shared).
-pub(crate) async fn remove_repeated_sentences(
+pub async fn remove_repeated_sentences(
     archive: &Archive,
     source: &Source,
     story: &Story,
@@ -213,7 +222,7 @@ async fn decide_and_store(
 }
 
 /// The story and its other URLs, keyed by the normalizer.
-pub(crate) fn sighting(source: &Source, page: &Page, extracted: &Extracted) -> Sighting {
+pub fn sighting(source: &Source, page: &Page, extracted: &Extracted) -> Sighting {
     let mut provenance = BTreeMap::new();
     let mut note = |field: &str, from: &str| {
         provenance.insert(field.to_owned(), from.to_owned());

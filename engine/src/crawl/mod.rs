@@ -1,19 +1,19 @@
 //! The crawl loop: sources in, stories out, with everything in between kept in the archive.
 //!
-//! A pass ([`Engine::pass`]) runs rounds of three stages, which overlap, until none has work left:
+//! A pass (`Engine::pass`) runs rounds of three stages, which overlap, until none has work left:
 //!
-//! 1. **discover** ([`discovery`]): sources never searched get their feeds and sitemaps found,
+//! 1. **discover** (`discovery.rs`): sources never searched get their feeds and sitemaps found,
 //!    several at a time;
-//! 2. **poll** ([`poll`]): due feeds and sitemaps are fetched with conditional GET, unchanged
+//! 2. **poll** (`poll.rs`): due feeds and sitemaps are fetched with conditional GET, unchanged
 //!    bodies are recognised by hash, new items go into the frontier (deduplicated by lossy URL,
-//!    limited to `--since`), sitemap indexes add their children as sitemaps of their own, and the
-//!    next poll is scheduled adaptively. The due feeds of sources searched before start at once;
-//!    a source searched in this round has its feeds polled as soon as its own search ends, not
-//!    when every search has;
-//! 3. **fetch** ([`articles`]): due frontier entries are leased, fetched, archived, extracted and
+//!    limited to [`Settings::since`]), sitemap indexes add their children as sitemaps of their
+//!    own, and the next poll is scheduled adaptively. The due feeds of sources searched before
+//!    start at once; a source searched in this round has its feeds polled as soon as its own
+//!    search ends, not when every search has;
+//! 3. **fetch** (`articles.rs`): due frontier entries are leased, fetched, archived, extracted and
 //!    merged into stories, while the first two stages still run (they say when they queue new
 //!    URLs); pages that could touch the same stories (one source, a URL in common) are stored one
-//!    at a time, others at once ([`locks`]).
+//!    at a time, others at once (`locks.rs`).
 //!
 //! Everything goes through one polite [`Client`] (robots.txt, per-host turns, a global limit),
 //! and every response is archived: article and feed responses with their frontier entry or feed,
@@ -24,8 +24,8 @@
 //! failure fails too (the archive itself is unusable) does the crawl stop with an error.
 //!
 //! **Workers and restarts.** All state is in the archive: feeds' schedules, the frontier and its
-//! leases, and the workers. A worker registers under its name (`HOST:PID` by default, or
-//! `--worker`), refreshes its heartbeat every [`HEARTBEAT`] while it runs, and removes itself when
+//! leases, and the workers. A worker registers under its name ([`Settings::worker`], `HOST:PID` by
+//! default), refreshes its heartbeat every [`HEARTBEAT`] while it runs, and removes itself when
 //! it stops; every heartbeat also gives back the leases of workers whose heartbeat is older than
 //! [`WORKER_TIMEOUT`] (dead on any machine, whatever became of their process) and removes them. A
 //! worker started under the name of a dead one takes its leases back at once; any lease also
@@ -44,7 +44,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use anyhow::{Context as _, Result};
 use chrono::{DateTime, Utc};
 use crawler::client::{Client, Exchange, Journal};
 use crawler::fetch::{FetchError, Fetched};
@@ -55,22 +54,44 @@ use store::workers::NewWorker;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use self::locks::MergeLocks;
-use crate::config::CrawlSettings;
-use crate::progress::Progress;
+use crate::progress::{Counter, Progress};
+use crate::{Error, Result};
+
+/// Everything a crawl needs to know, resolved by the front end (flags, a configuration file,
+/// defaults).
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// How far back articles are fetched, by their feed or sitemap dates.
+    pub since: chrono::Duration,
+    /// Requests in flight at once.
+    pub concurrency: usize,
+    /// The polite client's settings.
+    pub client: crawler::client::ClientConfig,
+    /// Poll every feed now, due or not.
+    pub force_poll: bool,
+    /// This worker's name, which owns its leases (`HOST:PID` unless told otherwise).
+    pub worker: String,
+    /// This machine's name, recorded with the worker.
+    pub host: String,
+    /// How repeated sentences are removed.
+    pub sentences: extractor::sentences::Mode,
+    /// Whether each pass ends with fuzzy dedup of the new stories.
+    pub dedup: bool,
+}
 
 /// How long a worker holds a leased URL before others may take it, even with a live heartbeat.
-pub(crate) const LEASE: Duration = Duration::from_secs(30 * 60);
+pub const LEASE: Duration = Duration::from_secs(30 * 60);
 
 /// How often a running worker says it is alive.
-pub(crate) const HEARTBEAT: Duration = Duration::from_secs(15);
+pub const HEARTBEAT: Duration = Duration::from_secs(15);
 
 /// How old a worker's last heartbeat may be before it is taken for dead and its leases are given
 /// back: eight missed heartbeats, which also covers a heartbeat kept waiting by a busy SQLite.
-pub(crate) const WORKER_TIMEOUT: Duration = Duration::from_secs(120);
+pub const WORKER_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// How a crawl ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Mode {
+pub enum Mode {
     /// One pass; every URL queued in it is fetched.
     Once,
     /// Passes on the schedule until stopped.
@@ -83,10 +104,10 @@ enum JournalMessage {
 }
 
 /// One crawl: the archive, the polite client, the settings and the counters.
-pub(crate) struct Engine {
+pub struct Engine {
     archive: Archive,
     client: Client,
-    settings: CrawlSettings,
+    settings: Settings,
     progress: Arc<Progress>,
     mode: Mode,
     sources: Mutex<HashMap<i64, Arc<Source>>>,
@@ -108,10 +129,11 @@ pub(crate) struct Engine {
 }
 
 impl Engine {
-    /// Starts an engine; `stop` turning true asks it to finish the work in flight and return.
-    pub(crate) fn new(
+    /// Starts an engine (on a tokio runtime: it spawns the task that archives the client's
+    /// journal); `stop` turning true asks it to finish the work in flight and return.
+    pub fn new(
         archive: Archive,
-        settings: CrawlSettings,
+        settings: Settings,
         progress: Arc<Progress>,
         mode: Mode,
         stop: watch::Receiver<bool>,
@@ -125,7 +147,7 @@ impl Engine {
         let mut client_config = settings.client.clone();
         client_config.max_in_flight = settings.concurrency;
         let client = Client::new(client_config, Some(journal_fn))
-            .context("cannot set up the HTTP client")?;
+            .map_err(|err| Error::Client { source: Box::new(err) })?;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Ok(Engine {
             archive,
@@ -154,14 +176,14 @@ impl Engine {
     fn worker(&self) -> NewWorker {
         NewWorker {
             name: self.settings.worker.clone(),
-            host: crate::config::hostname(),
+            host: self.settings.host.clone(),
             pid: std::process::id(),
         }
     }
 
     /// Runs passes: one for [`Mode::Once`], until stopped for [`Mode::Forever`]; registered as a
     /// worker with a heartbeat for as long as it runs.
-    pub(crate) async fn run(self: &Arc<Self>) -> Result<()> {
+    pub async fn run(self: &Arc<Self>) -> Result<()> {
         let me = self.worker();
         let now = Utc::now();
         let registered = store::workers::register(&self.archive, &me, now).await?;
@@ -222,7 +244,7 @@ impl Engine {
             })
             .await?;
         let done = crate::dedup_archive::compare_new(&self.archive, deduper).await?;
-        self.progress.add(crate::progress::Counter::Linked, done.links);
+        self.progress.add(Counter::Linked, done.links);
         Ok(())
     }
 
@@ -274,7 +296,8 @@ impl Engine {
                 return Err(err);
             }
         };
-        let (discovered, polled) = (&mut upstream).await??;
+        let (discovered, polled) =
+            (&mut upstream).await.map_err(|source| Error::Task { what: "crawl", source })??;
         Ok(Round { discovered, polled, fetched })
     }
 
@@ -290,12 +313,12 @@ impl Engine {
 
     /// Seconds spent in fetch stages so far (each lasts as long as its round's searches and polls,
     /// at least).
-    pub(crate) fn article_phase_seconds(&self) -> f64 {
+    pub fn article_phase_seconds(&self) -> f64 {
         self.article_micros.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6
     }
 
     /// Archives what is still in the journal; call before closing the archive.
-    pub(crate) async fn finish(&self) {
+    pub async fn finish(&self) {
         self.flush_journal().await;
     }
 
@@ -317,6 +340,15 @@ impl Engine {
     ) -> Result<i64> {
         let raw = raw_fetch(url, result, frontier_id, feed_id);
         Ok(store::fetches::insert(&self.archive, &raw).await?)
+    }
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("worker", &self.settings.worker)
+            .field("mode", &self.mode)
+            .finish_non_exhaustive()
     }
 }
 
@@ -447,51 +479,4 @@ pub(crate) fn http_status(status: u16) -> String {
         _ => "",
     };
     if reason.is_empty() { format!("HTTP {status}") } else { format!("HTTP {status} {reason}") }
-}
-
-/// Asks `stop` to turn true on SIGINT or SIGTERM; a second signal ends the process at once.
-pub(crate) fn stop_on_signals() -> watch::Receiver<bool> {
-    let (stop, stopped) = watch::channel(false);
-    tokio::spawn(async move {
-        let mut signals = 0;
-        loop {
-            wait_for_signal().await;
-            signals += 1;
-            if signals > 1 {
-                #[allow(clippy::print_stderr)]
-                {
-                    eprintln!("error: interrupted again; stopping now");
-                }
-                std::process::exit(130);
-            }
-            tracing::warn!(
-                "stopping: finishing the work in flight (interrupt again to stop at once)"
-            );
-            let _ = stop.send(true);
-        }
-    });
-    stopped
-}
-
-/// Returns at the first SIGINT or SIGTERM.
-pub(crate) async fn wait_for_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
 }

@@ -1,0 +1,307 @@
+//! The researchers' selection of stories: filters, words, the deduplicated one-per-cluster view,
+//! pages of stories by id with their clusters, and their export as CSV or JSON lines.
+//!
+//! The archive is read a page of stories at a time (by id, so memory stays flat on any archive),
+//! their clusters looked up per page. Word search asks the archive's word index for candidates
+//! and checks each with the same folding (`store::search`), so it finds the same stories on
+//! SQLite and PostgreSQL. Shared by `morgue stories` (the export) and `morgue serve` (pages).
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use serde::Serialize;
+use store::Archive;
+use store::clusters::Placement;
+use store::stories::{Filter, Story};
+
+use crate::{Error, Result};
+
+/// Stories read from the archive at a time.
+const PAGE: u64 = 500;
+/// A progress line in the log every this many rows exported.
+const PROGRESS_EVERY: u64 = 50_000;
+
+/// One exported story (also what the web API answers for each story of a page).
+#[derive(Debug, Serialize)]
+pub struct Row<'a> {
+    id: i64,
+    source: &'a str,
+    published_day: Option<String>,
+    published_at: Option<String>,
+    language: Option<&'a str>,
+    title: Option<&'a str>,
+    url: &'a str,
+    canonical_url: Option<&'a str>,
+    authors: &'a [String],
+    cluster: Option<i64>,
+    cluster_size: Option<u64>,
+    representative: Option<i64>,
+    relation: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<&'a str>,
+}
+
+const HEADER: [&str; 13] = [
+    "id",
+    "source",
+    "published_day",
+    "published_at",
+    "language",
+    "title",
+    "url",
+    "canonical_url",
+    "authors",
+    "cluster",
+    "cluster_size",
+    "representative",
+    "relation",
+];
+
+/// How an export is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// A header, then one record per story.
+    Csv,
+    /// One JSON object per line.
+    Jsonl,
+}
+
+/// What an export writes: the format, whether rows carry the story's text, and at most how many.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Export {
+    /// CSV or JSON lines.
+    pub format: Format,
+    /// Whether each row carries the story's searchable text.
+    pub text: bool,
+    /// At most this many rows.
+    pub limit: Option<u64>,
+}
+
+/// Writes the stories `selection` keeps to `out`, by id; returns how many rows were written.
+/// A failed write is [`Error::Write`] (see [`Error::is_broken_pipe`]).
+pub async fn export(
+    archive: &Archive,
+    selection: &Selection,
+    export: Export,
+    out: &mut impl Write,
+) -> Result<u64> {
+    let limit = export.limit.unwrap_or(u64::MAX);
+    let mut sink = match export.format {
+        Format::Csv => {
+            let mut writer = csv::Writer::from_writer(out);
+            let mut header = HEADER.to_vec();
+            if export.text {
+                header.push("text");
+            }
+            writer.write_record(&header).map_err(csv_error)?;
+            Sink::Csv(Box::new(writer))
+        }
+        Format::Jsonl => Sink::Jsonl(out),
+    };
+    let mut written = 0;
+    let mut after = Some(0);
+    while let Some(from) = after
+        && written < limit
+    {
+        let page;
+        (page, after) =
+            selection.page(archive, from, (limit - written).min(PAGE), u64::MAX).await?;
+        for selected in &page {
+            sink.write(&selection.row(selected, export.text))?;
+            written += 1;
+            if written % PROGRESS_EVERY == 0 {
+                tracing::info!(stories = written, "exporting");
+            }
+        }
+    }
+    sink.finish()?;
+    Ok(written)
+}
+
+/// Where rows go.
+enum Sink<'w, W: Write> {
+    Csv(Box<csv::Writer<&'w mut W>>),
+    Jsonl(&'w mut W),
+}
+
+impl<W: Write> Sink<'_, W> {
+    fn write(&mut self, row: &Row<'_>) -> Result<()> {
+        match self {
+            Sink::Csv(writer) => writer.write_record(csv_record(row)).map_err(csv_error),
+            Sink::Jsonl(out) => {
+                serde_json::to_writer(&mut **out, row)
+                    .map_err(|err| Error::Write { source: err.into() })?;
+                out.write_all(b"\n").map_err(|source| Error::Write { source })
+            }
+        }
+    }
+
+    fn finish(self) -> Result<()> {
+        match self {
+            Sink::Csv(mut writer) => writer.flush(),
+            Sink::Jsonl(out) => out.flush(),
+        }
+        .map_err(|source| Error::Write { source })
+    }
+}
+
+/// A CSV writer's error as the I/O error it is (a closed pipe, say), or wrapped in one.
+fn csv_error(err: csv::Error) -> Error {
+    let source = if err.is_io_error() {
+        match err.into_kind() {
+            csv::ErrorKind::Io(io) => io,
+            other => std::io::Error::other(format!("{other:?}")),
+        }
+    } else {
+        std::io::Error::other(err)
+    };
+    Error::Write { source }
+}
+
+/// What a researcher asks for: the archive's filters, words to find, and whether to keep only
+/// each cluster's representative. Shared by the export and the web API.
+#[derive(Debug)]
+pub struct Selection {
+    /// The archive's filters, words included: the index selects the candidates.
+    filter: Filter,
+    one_per_cluster: bool,
+    /// Source names by id.
+    sources: BTreeMap<i64, String>,
+}
+
+/// A story a [`Selection`] keeps, with its cluster.
+#[derive(Debug)]
+pub struct Selected {
+    pub story: Story,
+    pub placement: Option<Placement>,
+}
+
+impl Selection {
+    /// `filter` (its sources given by name in `sources`), the words of `search`, and the
+    /// deduplicated view. An unknown source name is an error.
+    pub async fn new(
+        archive: &Archive,
+        sources: &[String],
+        mut filter: Filter,
+        search: Option<&str>,
+        one_per_cluster: bool,
+    ) -> Result<Selection> {
+        let names: BTreeMap<i64, String> = store::sources::list(archive)
+            .await?
+            .into_iter()
+            .map(|source| (source.id, source.name))
+            .collect();
+        for name in sources {
+            match names.iter().find(|(_, known)| *known == name) {
+                Some((&id, _)) => filter.source_ids.push(id),
+                None => return Err(Error::UnknownSource { name: name.clone() }),
+            }
+        }
+        filter.words = search.map(store::search::words).unwrap_or_default();
+        Ok(Selection { filter, one_per_cluster, sources: names })
+    }
+
+    /// Up to `limit` selected stories with ids above `after`, by id, reading at most about
+    /// `budget` stories of the archive; and the id to go on after, `None` when the archive has
+    /// no more.
+    pub async fn page(
+        &self,
+        archive: &Archive,
+        mut after: i64,
+        limit: u64,
+        budget: u64,
+    ) -> Result<(Vec<Selected>, Option<i64>)> {
+        let mut selected = Vec::new();
+        let mut read = 0;
+        while (selected.len() as u64) < limit {
+            if read >= budget {
+                return Ok((selected, Some(after)));
+            }
+            let page = store::stories::page(archive, &self.filter, after, PAGE).await?;
+            if page.is_empty() {
+                return Ok((selected, None));
+            }
+            read += page.len() as u64;
+            let ids: Vec<i64> = page.iter().map(|story| story.id).collect();
+            let mut placements = store::clusters::placements(archive, &ids).await?;
+            for story in page {
+                if selected.len() as u64 == limit {
+                    break;
+                }
+                after = story.id;
+                let placement = placements.remove(&story.id);
+                if self.one_per_cluster
+                    && placement.as_ref().is_some_and(|p| p.representative_story_id != story.id)
+                {
+                    continue;
+                }
+                // The index also lets through the stories whose words are not written yet (archived
+                // before word search, until `morgue migrate`); the words decide.
+                let words = &self.filter.words;
+                if !words.is_empty()
+                    && !store::search::has_words(
+                        story.story.title.as_deref(),
+                        story.searchable(),
+                        words,
+                    )
+                {
+                    continue;
+                }
+                selected.push(Selected { story, placement });
+            }
+        }
+        Ok((selected, Some(after)))
+    }
+
+    /// The name of a source.
+    pub fn source_name(&self, source_id: i64) -> &str {
+        self.sources.get(&source_id).map_or("", String::as_str)
+    }
+
+    /// The row of a selected story, with its text if `with_text`.
+    pub fn row<'a>(&'a self, selected: &'a Selected, with_text: bool) -> Row<'a> {
+        let story = &selected.story;
+        let fields = &story.story;
+        let placement = selected.placement.as_ref();
+        Row {
+            id: story.id,
+            source: self.source_name(fields.source_id),
+            published_day: fields.published_day.map(|day| day.to_string()),
+            published_at: fields.published_at.map(|at| at.to_rfc3339()),
+            language: fields.language.as_deref(),
+            title: fields.title.as_deref(),
+            url: &fields.url,
+            canonical_url: fields.canonical_url.as_deref(),
+            authors: &fields.authors,
+            cluster: placement.map(|p| p.cluster_id),
+            cluster_size: placement.map(|p| p.size),
+            representative: placement.map(|p| p.representative_story_id),
+            relation: placement.and_then(|p| p.relation.as_deref()),
+            text: with_text.then(|| story.searchable()),
+        }
+    }
+}
+
+/// A row's CSV cells, in the order of [`HEADER`] (then the text, if asked for).
+fn csv_record(row: &Row<'_>) -> Vec<String> {
+    let number = |n: Option<i64>| n.map(|n| n.to_string()).unwrap_or_default();
+    let mut cells = vec![
+        row.id.to_string(),
+        row.source.to_owned(),
+        row.published_day.clone().unwrap_or_default(),
+        row.published_at.clone().unwrap_or_default(),
+        row.language.unwrap_or_default().to_owned(),
+        row.title.unwrap_or_default().to_owned(),
+        row.url.to_owned(),
+        row.canonical_url.unwrap_or_default().to_owned(),
+        row.authors.join("; "),
+        number(row.cluster),
+        row.cluster_size.map(|n| n.to_string()).unwrap_or_default(),
+        number(row.representative),
+        row.relation.unwrap_or_default().to_owned(),
+    ];
+    if let Some(text) = row.text {
+        cells.push(text.to_owned());
+    }
+    cells
+}
