@@ -137,7 +137,25 @@ async fn assert_reachable_stored_once(archive: &Archive, web: &TestWeb) -> u64 {
     }
     assert!(missing.is_empty(), "{} of {} missing: {missing:?}", missing.len(), reachable.len());
     let stories = store::stories::count(archive).await.expect("count");
-    assert_eq!(stories, reachable.len() as u64, "one story per reachable article");
+    let mut extra = Vec::new();
+    if stories != reachable.len() as u64 {
+        let wanted: Vec<String> =
+            reachable.iter().filter_map(|a| normalizer::lossy_url(&web.article_url(a))).collect();
+        let all =
+            store::stories::page(archive, &Default::default(), 0, 10_000).await.expect("read");
+        for story in all {
+            let urls = store::stories::urls(archive, story.id).await.expect("urls");
+            let lossy = |url: &str| normalizer::lossy_url(url).is_some_and(|k| wanted.contains(&k));
+            if !urls.iter().any(|u| lossy(&u.url)) {
+                extra.push(urls.into_iter().map(|u| u.url).collect::<Vec<_>>());
+            }
+        }
+    }
+    assert_eq!(
+        stories,
+        reachable.len() as u64,
+        "one story per reachable article; extra: {extra:?}"
+    );
     stories
 }
 

@@ -83,7 +83,22 @@ impl Engine {
                     lease_for: Duration::from_std(LEASE).unwrap_or(Duration::minutes(30)),
                     skip_hosts: &skip_hosts,
                 };
-                let leased = store::frontier::lease(&self.archive, &request).await?;
+                let mut leased = store::frontier::lease(&self.archive, &request).await?;
+                if leased.is_empty() && upstream_done && tasks.is_empty() {
+                    // Nothing in flight, so any lease under this worker's name is not its own: a
+                    // statement of a killed predecessor of the same name that the server committed
+                    // after this worker took its leases back. Take those back too before calling
+                    // the work done.
+                    let stray = store::frontier::release(&self.archive, request.owner, now).await?;
+                    if stray > 0 {
+                        tracing::info!(
+                            worker = request.owner,
+                            released = stray,
+                            "took back leases a killed predecessor of the same name left"
+                        );
+                        leased = store::frontier::lease(&self.archive, &request).await?;
+                    }
+                }
                 if leased.is_empty() {
                     if upstream_done {
                         exhausted = true;
