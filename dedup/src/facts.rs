@@ -23,7 +23,7 @@
 //! Each fact keeps the word position of its first occurrence (in the words that
 //! [`crate::text::tokens`] counts; for names approximately: the tagger's tokens with a letter or
 //! digit) so
-//! that two documents can be compared on **the text they share**: [`compare`] is told the range
+//! that two documents can be compared on **the text they share**: [`agreement`] is told the range
 //! of words each document shares with the other (from their common passages) and counts, on
 //! each side, the facts stated inside that range and how many of those the other document states
 //! anywhere. A brief's own byline and footer, or the paragraphs of a long article that its brief

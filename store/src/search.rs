@@ -7,7 +7,7 @@
 //! and the backend indexes that column its own way (migration `m0002_word_search`): an FTS5 table
 //! on SQLite, a GIN index over the words as an array on PostgreSQL.
 //!
-//! [`condition`] selects the stories that have every word asked for, and the stories whose words
+//! `condition` selects the stories that have every word asked for, and the stories whose words
 //! are not written yet (archived before word search, until [`fill_missing`] runs, which `morgue
 //! migrate` does), so a search never misses a story. The index is exact on both backends; the
 //! stories without words are not, and callers check those with [`has_words`].
