@@ -100,3 +100,42 @@ fn the_store_runs_every_statement_through_its_text_boundary() {
         }
     }
 }
+
+#[test]
+fn every_dependency_is_versioned_once_in_the_workspace() {
+    let root: toml::Table =
+        fs::read_to_string(workspace().join("Cargo.toml")).unwrap().parse().unwrap();
+    let members = root["workspace"]["members"].as_array().expect("workspace members");
+    let mut pinned = Vec::new();
+    for member in members {
+        let member = member.as_str().expect("member path");
+        let manifest: toml::Table = fs::read_to_string(workspace().join(member).join("Cargo.toml"))
+            .unwrap()
+            .parse()
+            .unwrap();
+        // Dependency tables at the top level and under `[target.'cfg(…)'.*]`.
+        let mut tables = vec![&manifest];
+        if let Some(targets) = manifest.get("target").and_then(toml::Value::as_table) {
+            tables.extend(targets.values().filter_map(toml::Value::as_table));
+        }
+        for table in tables {
+            for section in ["dependencies", "dev-dependencies", "build-dependencies"] {
+                let Some(dependencies) = table.get(section).and_then(toml::Value::as_table) else {
+                    continue;
+                };
+                for (name, spec) in dependencies {
+                    let inherited =
+                        spec.get("workspace").and_then(toml::Value::as_bool) == Some(true);
+                    if !inherited {
+                        pinned.push(format!("{member}: [{section}] {name}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        pinned.is_empty(),
+        "dependencies not taken from [workspace.dependencies] (write `name.workspace = true`): \
+         {pinned:#?}"
+    );
+}
