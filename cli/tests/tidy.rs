@@ -139,3 +139,28 @@ fn every_dependency_is_versioned_once_in_the_workspace() {
          {pinned:#?}"
     );
 }
+
+#[test]
+fn the_readme_test_command_is_what_ci_runs() {
+    let ci = fs::read_to_string(workspace().join(".ci").join("run")).unwrap();
+    let readme = fs::read_to_string(workspace().join("README.md")).unwrap();
+    let url = ci
+        .split("${MORGUE_TEST_POSTGRES_URL:-")
+        .nth(1)
+        .and_then(|rest| rest.split('}').next())
+        .expect(".ci/run gives MORGUE_TEST_POSTGRES_URL a default");
+    let command = ci
+        .lines()
+        .find(|line| line.starts_with("cargo nextest run"))
+        .expect(".ci/run runs cargo nextest");
+    let expected = format!("MORGUE_TEST_POSTGRES_URL={url} {command}");
+    let lines: Vec<&str> = readme.lines().collect();
+    assert!(
+        lines.iter().take(20).any(|line| *line == expected),
+        "the README's first screen must show the test command .ci/run runs: {expected}"
+    );
+    assert!(
+        lines.iter().filter(|line| **line == expected).count() >= 2,
+        "the README's Test section must show the same command: {expected}"
+    );
+}
