@@ -72,6 +72,11 @@ pub struct Facts {
 }
 
 impl Facts {
+    /// The marks of one kind: numbers or names.
+    fn marks(&self, numbers: bool) -> &[Mark] {
+        if numbers { &self.numbers } else { &self.names }
+    }
+
     /// The facts' labels, names then numbers, in key order.
     fn label(&self, index: usize) -> &str {
         self.labels.split('\u{1f}').nth(index).unwrap_or_default()
@@ -157,13 +162,25 @@ impl Agreement {
 }
 
 /// Compares two documents' facts of one kind over the spans each shares with the other, counting
-/// on each side only the facts it states at least `least` times.
-pub fn agreement(a: &[Mark], a_span: Span, b: &[Mark], b_span: Span, least: u16) -> Agreement {
-    let side = |x: &[Mark], span: Span, y: &[Mark]| -> (u16, u16) {
+/// on each side only the facts it states at least `least` times. Numbers match by value; names
+/// by key, or by a spelling within one edit of a name the other states (`Other::states`).
+pub fn agreement(
+    a: &Facts,
+    a_span: Span,
+    b: &Facts,
+    b_span: Span,
+    numbers: bool,
+    least: u16,
+) -> Agreement {
+    let side = |x: &Facts, span: Span, y: &Facts| -> (u16, u16) {
+        let mut other = Other::new(y, numbers);
         let (mut n, mut found) = (0u16, 0u16);
-        for mark in x.iter().filter(|m| m.count >= least && span.contains(m.position)) {
+        for (i, mark) in x.marks(numbers).iter().enumerate() {
+            if mark.count < least || !span.contains(mark.position) {
+                continue;
+            }
             n = n.saturating_add(1);
-            if y.binary_search_by_key(&mark.key, |m| m.key).is_ok() {
+            if other.states(x, i) {
                 found = found.saturating_add(1);
             }
         }
@@ -182,18 +199,95 @@ pub(crate) fn missing<'f>(
     b: &Facts,
     most: usize,
 ) -> Vec<&'f str> {
-    let (marks, others, offset) =
-        if numbers { (&a.numbers, &b.numbers, a.names.len()) } else { (&a.names, &b.names, 0) };
-    let mut out: Vec<(u16, &str)> = marks
+    let offset = if numbers { a.names.len() } else { 0 };
+    let mut other = Other::new(b, numbers);
+    let mut out: Vec<(u16, &str)> = a
+        .marks(numbers)
         .iter()
         .enumerate()
-        .filter(|(_, m)| span.contains(m.position))
-        .filter(|(_, m)| others.binary_search_by_key(&m.key, |o| o.key).is_err())
+        .filter(|(i, m)| span.contains(m.position) && !other.states(a, *i))
         .map(|(i, m)| (m.position, a.label(offset + i)))
         .collect();
     // In the order the text states them.
     out.sort_by_key(|&(position, _)| position);
     out.into_iter().take(most).map(|(_, label)| label).collect()
+}
+
+/// The other document of a comparison, asked whether it states a fact.
+struct Other<'f> {
+    facts: &'f Facts,
+    numbers: bool,
+    /// The folded last word of each of its names, in key order, read when first needed.
+    spellings: Option<Vec<String>>,
+}
+
+impl<'f> Other<'f> {
+    fn new(facts: &'f Facts, numbers: bool) -> Self {
+        Other { facts, numbers, spellings: None }
+    }
+
+    /// Whether this document states fact `i` of `x` (of the kind it was made for): the same key;
+    /// or, for a name, a last word spelled within one edit of the name's (at least
+    /// [`MIN_RESPELLED_CHARS`] letters): a typo, or the same person transliterated twice
+    /// (`Zelensky`, `Zelenskyy`), is not another name. Names come in one at a time and rarely
+    /// miss, so the other side's spellings are read only when a name misses by key.
+    fn states(&mut self, x: &Facts, i: usize) -> bool {
+        let key = x.marks(self.numbers)[i].key;
+        if self.facts.marks(self.numbers).binary_search_by_key(&key, |m| m.key).is_ok() {
+            return true;
+        }
+        if self.numbers {
+            return false;
+        }
+        let word = last_word(x.label(i));
+        if word.chars().count() < MIN_RESPELLED_CHARS {
+            return false;
+        }
+        let facts = self.facts;
+        self.spellings
+            .get_or_insert_with(|| facts.names().into_iter().map(last_word).collect())
+            .iter()
+            .any(|other| within_one_edit(&word, other))
+    }
+}
+
+/// Shortest last word of a name whose respelling is matched (shorter names are too alike:
+/// `Lee`, `Lim`).
+const MIN_RESPELLED_CHARS: usize = 5;
+
+/// The folded last word of a name's label, or nothing when the label was cut (its last word may
+/// be a fragment).
+fn last_word(label: &str) -> String {
+    if label.len() + 4 > MAX_LABEL_BYTES {
+        return String::new();
+    }
+    label.rsplit(' ').next().map(fold).unwrap_or_default()
+}
+
+/// Whether two words differ by at most one edit: a character replaced, inserted or deleted, or two
+/// neighbours swapped.
+fn within_one_edit(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
+    if long.len() - short.len() > 1 {
+        return false;
+    }
+    let prefix = short.iter().zip(long.iter()).take_while(|(x, y)| x == y).count();
+    if short.len() == long.len() {
+        if prefix == short.len() {
+            return true;
+        }
+        // Replaced, or swapped with the next.
+        let rest = prefix + 1;
+        short[rest..] == long[rest..]
+            || (rest < short.len()
+                && short[prefix] == long[rest]
+                && short[rest] == long[prefix]
+                && short[rest + 1..] == long[rest + 1..])
+    } else {
+        // One character inserted in the longer at `prefix`.
+        short[prefix..] == long[prefix + 1..]
+    }
 }
 
 /// Collects a document's facts from its tagged tokens.

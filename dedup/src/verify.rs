@@ -29,7 +29,10 @@
 //! - numbers that mostly disagree veto it too ([`Veto::Numbers`]): a bulletin with every figure
 //!   changed is another day's bulletin;
 //! - a duplicate whose numbers changed on both sides (some, not most) is a later version of the
-//!   story: `similar`, by [`Method::Update`].
+//!   story: `similar`, by [`Method::Update`], unless its names changed too (a name on each side
+//!   that the other lacks, and the names agree less than
+//!   [`Thresholds::update_name_agreement`]): a later version keeps its actors, a story written
+//!   on the same template changes both ([`Veto::Names`]).
 //!
 //! The defaults were tuned on the tuning split of the evaluation set (see `docs/dedup.md`).
 
@@ -256,8 +259,11 @@ pub struct Thresholds {
     /// …when the numbers agree less than this.
     pub number_agreement: f32,
     /// Facts: this many numbers on each side that the other lacks make a duplicate a later
-    /// version of the story (`similar`).
+    /// version of the story (`similar`)…
     pub update_numbers: u16,
+    /// …if its names agree at least this much whenever a name on each side is missing from the
+    /// other: numbers and names changed together are another story on the same template.
+    pub update_name_agreement: f32,
 }
 
 impl Default for Thresholds {
@@ -280,6 +286,7 @@ impl Default for Thresholds {
             number_differ: 2,
             number_agreement: 0.1,
             update_numbers: 1,
+            update_name_agreement: 0.7,
         }
     }
 }
@@ -304,6 +311,7 @@ impl Thresholds {
             ("number_differ", f64::from(self.number_differ)),
             ("number_agreement", f64::from(self.number_agreement)),
             ("update_numbers", f64::from(self.update_numbers)),
+            ("update_name_agreement", f64::from(self.update_name_agreement)),
         ]
     }
 
@@ -332,6 +340,7 @@ impl Thresholds {
             number_differ: n("number_differ", d.number_differ),
             number_agreement: f("number_agreement", d.number_agreement),
             update_numbers: n("update_numbers", d.update_numbers),
+            update_name_agreement: f("update_name_agreement", d.update_name_agreement),
         }
     }
 
@@ -362,6 +371,9 @@ impl Thresholds {
             return Verdict::Veto(method, Veto::Numbers);
         }
         if method.relation() == Relation::Duplicate && s.numbers.differ() >= self.update_numbers {
+            if names.changed() && names.share() < self.update_name_agreement {
+                return Verdict::Veto(method, Veto::Names);
+            }
             return Verdict::Link(Method::Update);
         }
         Verdict::Link(method)
@@ -427,9 +439,9 @@ fn agreements(
 ) -> (Agreement, Agreement, Agreement) {
     let (fa, fb) = (&a.facts, &b.facts);
     (
-        facts::agreement(&fa.names, shared.first, &fb.names, shared.second, 1),
-        facts::agreement(&fa.names, shared.first, &fb.names, shared.second, 2),
-        facts::agreement(&fa.numbers, shared.first, &fb.numbers, shared.second, 1),
+        facts::agreement(fa, shared.first, fb, shared.second, false, 1),
+        facts::agreement(fa, shared.first, fb, shared.second, false, 2),
+        facts::agreement(fa, shared.first, fb, shared.second, true, 1),
     )
 }
 
@@ -683,6 +695,19 @@ mod tests {
             Scores { names: agreement(9, 9, 9, 9), numbers: agreement(6, 4, 6, 4), ..copy };
         assert_eq!(t.verdict(&update), Verdict::Link(Method::Update));
         assert_eq!(Method::Update.relation(), Relation::Similar);
+        // Figures and names changed together: another story on the same template.
+        let retold = Scores {
+            names: agreement(9, 6, 9, 6),
+            key_names: agreement(3, 3, 3, 3),
+            numbers: agreement(6, 4, 6, 4),
+            ..copy
+        };
+        assert_eq!(t.verdict(&retold), Verdict::Veto(Method::NearCopy, Veto::Names));
+        // The same names agreeing as much on a copy whose figures stand: a copy.
+        assert_eq!(
+            t.verdict(&Scores { numbers: agreement(6, 6, 6, 6), ..retold }),
+            Verdict::Link(Method::NearCopy)
+        );
         // Figures missing on one side only are text the other does not have.
         let trimmed = Scores { numbers: agreement(4, 4, 9, 4), ..copy };
         assert_eq!(t.verdict(&trimmed), Verdict::Link(Method::NearCopy));

@@ -13,6 +13,11 @@
 //! The dates shown by the headline (`near_headline`) are weighed against the metadata's by
 //! `choose`, whose docs give the rules.
 //!
+//! A numeric date with slashes whose two first numbers could both be the month (`03/12/2024`) is
+//! read the way the page's language and country write dates (`SlashOrder::of_page`): month first
+//! in American English (and English pages that give no country), day first everywhere else;
+//! dots and dashes are read day first whatever the language.
+//!
 //! Rule: a date is rejected when it is before [`MIN_YEAR`] or later than "now" plus
 //! [`FUTURE_TOLERANCE_HOURS`] (time zones and clock skew justify a day; Media Cloud allows 90 days,
 //! which let through obviously wrong dates). A date without a time is taken as midnight, and a time
@@ -22,6 +27,58 @@
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
 
 use crate::Field;
+
+/// Which number comes first in a numeric date written with slashes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum SlashOrder {
+    /// `03/12/2024` is March 12 (American English; the reading when nothing says otherwise).
+    #[default]
+    MonthFirst,
+    /// `03/12/2024` is the 3rd of December (the rest of the world).
+    DayFirst,
+}
+
+/// Countries of English-language pages that write the month first.
+const MONTH_FIRST_COUNTRIES: &[&str] =
+    &["us", "ph", "fm", "pw", "mh", "um", "as", "gu", "pr", "vi"];
+
+/// Top-level domains of countries whose English-language pages write the day first.
+const DAY_FIRST_DOMAINS: &[&str] = &[
+    "uk", "ie", "au", "nz", "in", "za", "ng", "ke", "gh", "pk", "bd", "lk", "sg", "my", "hk", "mt",
+    "jm", "tt", "ug", "tz", "zw", "zm", "bw", "na", "mw",
+];
+
+impl SlashOrder {
+    /// The convention of a page: from its declared language (`de`, `en-gb`, `tr`) and, for English
+    /// without a country, from its URL's top-level domain (`.co.uk`, `.com.au`). A page that
+    /// declares no language keeps the month-first reading.
+    pub(crate) fn of_page(language: Option<&str>, url: Option<&str>) -> SlashOrder {
+        let Some(language) = language else { return SlashOrder::MonthFirst };
+        let mut parts = language.split(['-', '_']);
+        let primary = parts.next().unwrap_or_default().to_ascii_lowercase();
+        if primary.is_empty() {
+            return SlashOrder::MonthFirst;
+        }
+        if primary != "en" {
+            return SlashOrder::DayFirst;
+        }
+        if let Some(country) = parts.find(|p| p.len() == 2) {
+            let country = country.to_ascii_lowercase();
+            return if MONTH_FIRST_COUNTRIES.contains(&country.as_str()) {
+                SlashOrder::MonthFirst
+            } else {
+                SlashOrder::DayFirst
+            };
+        }
+        let tld = url
+            .and_then(|u| url::Url::parse(u).ok())
+            .and_then(|u| u.host_str().and_then(|h| h.rsplit('.').next().map(str::to_owned)));
+        match tld {
+            Some(tld) if DAY_FIRST_DOMAINS.contains(&tld.as_str()) => SlashOrder::DayFirst,
+            _ => SlashOrder::MonthFirst,
+        }
+    }
+}
 
 /// Dates before this year are rejected as impossible for a web page.
 pub const MIN_YEAR: i32 = 1990;
@@ -500,13 +557,13 @@ fn glued_year(token: &Token<'_>) -> Option<i32> {
 /// convention with dots and dashes) and `05/12/2024` month first (the American one), unless one of the two
 /// numbers is above 12, which settles the order (the other reading is kept as
 /// [`Shown::alternative`]); and `2024年5月1日` or `2024년 5월 1일`.
-pub(crate) fn find_in_text(text: &str) -> Vec<Shown> {
+pub(crate) fn find_in_text(text: &str, order: SlashOrder) -> Vec<Shown> {
     let tokens = tokenize(text, 200);
     let mut found = Vec::new();
     let mut label_from = 0;
     let mut i = 0;
     while i < tokens.len() {
-        let Some((date, alternative, used)) = date_at(text, &tokens, i) else {
+        let Some((date, alternative, used)) = date_at(text, &tokens, i, order) else {
             i += 1;
             continue;
         };
@@ -528,6 +585,7 @@ fn date_at(
     text: &str,
     tokens: &[Token<'_>],
     i: usize,
+    order: SlashOrder,
 ) -> Option<(DateTime<FixedOffset>, Option<DateTime<FixedOffset>>, usize)> {
     let token = &tokens[i];
     let lower = |t: Option<&Token<'_>>| t.map(|t| t.text.to_lowercase()).unwrap_or_default();
@@ -543,7 +601,7 @@ fn date_at(
     };
     match token.kind {
         TokenKind::Numeric => {
-            let (date, alternative) = numeric_date(text, token)?;
+            let (date, alternative) = numeric_date(text, token, order)?;
             Some((date, alternative, 1))
         }
         TokenKind::Word => {
@@ -589,6 +647,7 @@ fn date_at(
 fn numeric_date(
     text: &str,
     token: &Token<'_>,
+    order: SlashOrder,
 ) -> Option<(DateTime<FixedOffset>, Option<DateTime<FixedOffset>>)> {
     let parts: Vec<&str> = token.text.split(['.', '/', '-']).collect();
     let [a, b, c] = parts.as_slice() else { return None };
@@ -613,7 +672,7 @@ fn numeric_date(
         (true, true) => return None,
         (true, false) => true,
         (false, true) => false,
-        (false, false) => separator != b'/',
+        (false, false) => separator != b'/' || order == SlashOrder::DayFirst,
     };
     let (day, month) = if day_first { (a, b) } else { (b, a) };
     let date = midnight(NaiveDate::from_ymd_opt(year, month, day)?);
@@ -630,13 +689,19 @@ fn parse_with_alternative(
     text: &str,
 ) -> Option<(DateTime<FixedOffset>, Option<DateTime<FixedOffset>>)> {
     let date = parse(text)?;
-    let alternative = find_in_text(text).into_iter().next().and_then(|s| s.alternative);
+    let alternative =
+        find_in_text(text, SlashOrder::default()).into_iter().next().and_then(|s| s.alternative);
     Some((date, alternative))
 }
 
-/// The first date in a text (see [`find_in_text`]).
+/// The first date in a text (see [`find_in_text`]), slash dates read month first.
 pub(crate) fn parse_textual(text: &str) -> Option<DateTime<FixedOffset>> {
-    find_in_text(text).into_iter().next().map(|shown| shown.date)
+    parse_textual_in(text, SlashOrder::default())
+}
+
+/// The first date in a text, slash dates read in `order`.
+fn parse_textual_in(text: &str, order: SlashOrder) -> Option<DateTime<FixedOffset>> {
+    find_in_text(text, order).into_iter().next().map(|shown| shown.date)
 }
 
 fn midnight(date: NaiveDate) -> DateTime<FixedOffset> {
@@ -665,6 +730,7 @@ pub(crate) struct NearHeadline {
 pub(crate) fn near_headline(
     dom: &crate::dom::Dom<'_>,
     first_content: Option<usize>,
+    order: SlashOrder,
 ) -> Vec<NearHeadline> {
     let Some(first_content) = first_content else { return Vec::new() };
     let h1 = dom.blocks.iter().position(|b| b.kind == crate::dom::Kind::Heading(1));
@@ -687,7 +753,7 @@ pub(crate) fn near_headline(
             continue;
         }
         let distance = if index >= anchor { (0, index - anchor) } else { (1, anchor - index) };
-        let mut shown = find_in_text(&block.text);
+        let mut shown = find_in_text(&block.text, order);
         if is_prose(&block.text, &shown) || is_teaser(block, &shown) {
             continue;
         }
@@ -781,8 +847,11 @@ fn is_teaser(block: &crate::dom::Block, shown: &[Shown]) -> bool {
 }
 
 /// The first short block anywhere on the page that is just a date line ("Posted on April 13, 2023").
-pub(crate) fn anywhere(dom: &crate::dom::Dom<'_>) -> Option<DateTime<FixedOffset>> {
-    dom.blocks.iter().filter(|b| b.chars <= 60).find_map(|b| parse_textual(&b.text))
+pub(crate) fn anywhere(
+    dom: &crate::dom::Dom<'_>,
+    order: SlashOrder,
+) -> Option<DateTime<FixedOffset>> {
+    dom.blocks.iter().filter(|b| b.chars <= 60).find_map(|b| parse_textual_in(&b.text, order))
 }
 
 /// Chooses the publication date from the metadata's and the dates shown by the headline
@@ -947,6 +1016,31 @@ mod tests {
     }
 
     #[test]
+    fn slash_dates_follow_the_pages_language_and_country() {
+        let order = SlashOrder::of_page;
+        assert_eq!(order(None, None), SlashOrder::MonthFirst);
+        assert_eq!(order(Some("en"), Some("https://news.example.com/a")), SlashOrder::MonthFirst);
+        assert_eq!(order(Some("en-us"), None), SlashOrder::MonthFirst);
+        assert_eq!(order(Some("en-GB"), None), SlashOrder::DayFirst);
+        assert_eq!(order(Some("en"), Some("https://www.bbc.co.uk/news/1")), SlashOrder::DayFirst);
+        assert_eq!(order(Some("en"), Some("https://www.abc.net.au/news")), SlashOrder::DayFirst);
+        for language in ["de", "tr", "fr-fr", "pt-br", "es", "id", "ru"] {
+            assert_eq!(order(Some(language), None), SlashOrder::DayFirst, "{language}");
+        }
+        let first = |text: &str, order: SlashOrder| {
+            day(find_in_text(text, order).first().map(|s| s.date)).get(..10).map(str::to_owned)
+        };
+        assert_eq!(first("03/12/2024", SlashOrder::DayFirst).as_deref(), Some("2024-12-03"));
+        assert_eq!(first("03/12/2024", SlashOrder::MonthFirst).as_deref(), Some("2024-03-12"));
+        // A number above 12 settles the order whatever the convention; dots are day first.
+        assert_eq!(first("12/25/2024", SlashOrder::DayFirst).as_deref(), Some("2024-12-25"));
+        assert_eq!(first("03.12.2024", SlashOrder::MonthFirst).as_deref(), Some("2024-12-03"));
+        // The other reading is kept either way.
+        let shown = find_in_text("03/12/2024", SlashOrder::DayFirst);
+        assert_eq!(shown[0].alternative.map(|d| (d.month(), d.day())), Some((3, 12)));
+    }
+
+    #[test]
     fn parses_common_forms() {
         assert_eq!(day(parse("2024-05-01T10:00:00Z")), "2024-05-01 10:00 +0000");
         assert_eq!(day(parse("2024-05-01T23:30:00-07:00")), "2024-05-01 23:30 -0700");
@@ -982,7 +1076,7 @@ mod tests {
 
     /// Every date of a text as `YYYY-MM-DD label`.
     fn shown(text: &str) -> Vec<String> {
-        find_in_text(text)
+        find_in_text(text, SlashOrder::MonthFirst)
             .iter()
             .map(|s| format!("{} {:?}", s.date.format("%Y-%m-%d"), s.label))
             .collect()
@@ -1017,7 +1111,10 @@ mod tests {
         assert_eq!(one("02-12-2025"), "2025-12-02");
         assert_eq!(one("09/10/2024"), "2024-09-10");
         assert_eq!(one("13/10/2024"), "2024-10-13");
-        assert_eq!(find_in_text("09/10/2024")[0].alternative.map(|d| d.day()), Some(9));
+        assert_eq!(
+            find_in_text("09/10/2024", SlashOrder::MonthFirst)[0].alternative.map(|d| d.day()),
+            Some(9)
+        );
         // Not dates.
         assert_eq!(one("May 2024"), "");
         assert_eq!(one("May 45, 2024"), "");
@@ -1050,7 +1147,7 @@ mod tests {
         let now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
         let meta = |s: &str| Some(Field::new(parse(s).unwrap(), "meta"));
         let near = |text: &str| -> Vec<NearHeadline> {
-            find_in_text(text)
+            find_in_text(text, SlashOrder::MonthFirst)
                 .into_iter()
                 .map(|shown| NearHeadline { shown, distance: (0, 1) })
                 .collect()

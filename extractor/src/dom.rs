@@ -330,7 +330,10 @@ impl Buffer {
             self.space = true;
         }
         for c in text.chars() {
-            if c.is_whitespace() || c == '\u{200b}' {
+            if normalizer::is_invisible(c) {
+                continue;
+            }
+            if c.is_whitespace() {
                 if in_pre && c == '\n' {
                     self.newline();
                 } else if !self.space {

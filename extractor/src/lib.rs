@@ -192,7 +192,11 @@ pub fn extract(raw: &[u8], ctx: &Context<'_>) -> Extracted {
     let dom = dom::flatten(&html);
     let main = content::main_text(&dom, page_meta.title.as_ref().map(|t| t.value.as_str()));
     // The dates shown by the headline, weighed against the metadata (see `dates::choose`).
-    let shown = dates::near_headline(&dom, main.first_block);
+    let order = dates::SlashOrder::of_page(
+        page_meta.declared_language.as_ref().map(|l| l.value.as_str()),
+        ctx.url,
+    );
+    let shown = dates::near_headline(&dom, main.first_block, order);
     let url_date =
         ctx.url.and_then(dates::from_url).filter(|(_, full)| *full).map(|(date, _)| date);
     page_meta.published = dates::choose(
@@ -205,7 +209,7 @@ pub fn extract(raw: &[u8], ctx: &Context<'_>) -> Extracted {
     // Last resorts: a short date line anywhere on the page, then the modification time (a page
     // was published no later than its last change).
     if page_meta.published.is_none() {
-        page_meta.published = dates::anywhere(&dom)
+        page_meta.published = dates::anywhere(&dom, order)
             .filter(|d| dates::plausible(d, ctx.now))
             .map(|d| Field::new(d, "text:anywhere"))
             .or_else(|| page_meta.modified.clone().map(|m| Field::new(m.value, "modified")));
@@ -214,8 +218,12 @@ pub fn extract(raw: &[u8], ctx: &Context<'_>) -> Extracted {
     if paragraphs.is_empty()
         && let Some(body) = &page_meta.article_body
     {
-        paragraphs =
-            body.split('\n').map(str::trim).filter(|p| !p.is_empty()).map(String::from).collect();
+        paragraphs = normalizer::strip_invisible(body)
+            .split('\n')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(String::from)
+            .collect();
     }
     let text = paragraphs.join("\n\n");
     let chars = text.chars().count();

@@ -521,9 +521,10 @@ fn text_of(node: ego_tree::NodeRef<'_, Node>, max: usize) -> String {
     out
 }
 
-/// Collapses whitespace runs to single spaces and trims.
+/// Collapses whitespace runs to single spaces and trims; invisible formatting characters
+/// ([`normalizer::is_invisible`]) are left out.
 pub(crate) fn collapse(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    normalizer::strip_invisible(text).split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Cleans an author name: whitespace, a leading "By", URLs and e-mail-only values dropped.

@@ -277,3 +277,44 @@ fn invisible_bodies_are_dropped_before_parsing() {
 
 // Truncated, binary, huge, deeply nested and mislabelled inputs.
 mod hostile;
+
+#[test]
+fn invisible_formatting_characters_are_left_out_of_title_text_and_authors() {
+    // Soft hyphens as characters and as an entity, a zero-width space inside a word, a word
+    // joiner and a byte-order mark.
+    let html = "<html lang=\"de\"><head><title>Paläs\u{AD}ti\u{AD}nenser fordern Hilfe</title>\
+        <meta name=\"author\" content=\"Ma\u{AD}ria Mül\u{2060}ler\"></head><body><article>\
+        <h1>Paläs&shy;ti&shy;nenser fordern Hilfe</h1>\
+        <p>Die Paläs\u{AD}ti\u{AD}nenser fordern mehr Hilfe von der internationalen Gemeinschaft, \
+        sagte ein Spre\u{200B}cher am Montag in Ramallah, wo die Lage ernst sei.</p>\
+        <p>\u{FEFF}Weitere Gespräche sollen in der kommenden Woche stattfinden, hieß es aus dem \
+        Büro des Ministers, der die Lieferungen zugesagt hat.</p></article></body></html>";
+    let e = run(html);
+    assert_eq!(e.title.as_ref().map(|t| t.value.as_str()), Some("Palästinenser fordern Hilfe"));
+    assert!(e.paragraphs[0].starts_with("Die Palästinenser fordern"), "{:?}", e.paragraphs);
+    assert!(e.paragraphs[0].contains("ein Sprecher am"), "{:?}", e.paragraphs);
+    assert!(e.paragraphs[1].starts_with("Weitere"), "{:?}", e.paragraphs);
+    let authors: Vec<&str> = e.authors.iter().map(|a| a.value.as_str()).collect();
+    assert_eq!(authors, ["Maria Müller"]);
+}
+
+#[test]
+fn a_turkish_page_writes_the_day_first_with_slashes() {
+    let page = |lang: &str| {
+        format!(
+            "<html lang=\"{lang}\"><head><title>Deprem haberi</title></head><body><article>\
+             <h1>Deprem haberi</h1><p class=\"date\">03/12/2024</p>\
+             <p>Kandilli Rasathanesi verilerine göre bugün sabah saatlerinde bir deprem meydana \
+             geldi ve vatandaşlar sokaklara döküldü, yetkililer açıklama yaptı.</p>\
+             <p>Yetkililer hasar tespit çalışmalarının sürdüğünü ve şu ana kadar can kaybı \
+             bildirilmediğini açıkladı, ekipler bölgede çalışıyor.</p></article></body></html>"
+        )
+    };
+    let published = |lang: &str| {
+        let html = page(lang);
+        let ctx = Context { url: Some("https://haber.example/deprem"), ..Context::new(now()) };
+        extract(html.as_bytes(), &ctx).published.map(|d| d.value.format("%Y-%m-%d").to_string())
+    };
+    assert_eq!(published("tr").as_deref(), Some("2024-12-03"));
+    assert_eq!(published("en-US").as_deref(), Some("2024-03-12"));
+}

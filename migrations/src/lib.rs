@@ -21,6 +21,7 @@ mod m0001_archive;
 mod m0002_word_search;
 mod m0003_workers;
 mod m0004_link_explanations;
+mod m0005_refold_search_words;
 
 /// The archive's migrations, in the order they apply.
 #[derive(Debug)]
@@ -34,6 +35,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0002_word_search::Migration),
             Box::new(m0003_workers::Migration),
             Box::new(m0004_link_explanations::Migration),
+            Box::new(m0005_refold_search_words::Migration),
         ]
     }
 }

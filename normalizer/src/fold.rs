@@ -12,6 +12,25 @@ pub(crate) const NFKC: ComposingNormalizerBorrowed<'static> =
     ComposingNormalizerBorrowed::new_nfkc();
 const NFD: DecomposingNormalizerBorrowed<'static> = DecomposingNormalizerBorrowed::new_nfd();
 
+/// Whether a character is invisible formatting that says nothing of the words: the soft hyphen
+/// (U+00AD, where a word may break: `Paläs\u{AD}ti\u{AD}nenser`), the zero-width space (U+200B),
+/// the word joiner (U+2060) and the zero-width no-break space or byte-order mark (U+FEFF). Titles,
+/// text and keys leave them out, so a word matches its copy and search whether or not a page
+/// marked its hyphenation points. (The zero-width joiner and non-joiner change how Persian, Indic
+/// scripts and emoji are written, and stay.)
+pub fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{AD}' | '\u{200B}' | '\u{2060}' | '\u{FEFF}')
+}
+
+/// `text` without [`is_invisible`] characters (borrowed when it has none).
+pub fn strip_invisible(text: &str) -> Cow<'_, str> {
+    if text.contains(is_invisible) {
+        Cow::Owned(text.chars().filter(|&c| !is_invisible(c)).collect())
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
 /// The general category of a character.
 pub(crate) fn general_category(c: char) -> GeneralCategory {
     CodePointMapData::<GeneralCategory>::new().get(c)
@@ -64,8 +83,9 @@ pub(crate) fn fold_chars(text: &str, diacritics: bool) -> Cow<'_, str> {
             Cow::Borrowed(text)
         };
     }
+    let text = strip_invisible(text);
     // Full case folding is lower-casing plus these two; `str::to_lowercase` writes a final sigma `ς`.
-    let normalized = NFKC.normalize(text);
+    let normalized = NFKC.normalize(&text);
     let mut folded = normalized.to_lowercase();
     if folded.contains(['ß', 'ς']) {
         folded = folded.replace('ß', "ss").replace('ς', "σ");

@@ -171,6 +171,6 @@ mod tests;
 pub use canonical::{canonical_url, feed_url_key};
 pub use detect::{is_homepage_url, is_shortened_url};
 pub use domain::{PUBLIC_SUFFIX_LIST_VERSION, canonical_domain, is_non_news_domain};
-pub use fold::{FoldOptions, fold_text};
+pub use fold::{FoldOptions, fold_text, is_invisible, strip_invisible};
 pub use lossy::lossy_url;
 pub use title::{clean_title, normalized_title, title_key};

@@ -72,3 +72,17 @@ fn every_module_has_docs() {
         assert!(text.starts_with("//! "), "{name} does not open with a `//!` line");
     }
 }
+
+#[test]
+fn invisible_formatting_characters_match_nothing() {
+    use crate::{FoldOptions, clean_title, fold_text, normalized_title};
+    let marked = "Paläs\u{AD}ti\u{AD}nenser for\u{200B}dern mehr Hil\u{2060}fe\u{FEFF}";
+    let plain = "Palästinenser fordern mehr Hilfe";
+    assert_eq!(clean_title(marked, None), plain);
+    assert_eq!(normalized_title(marked, None), normalized_title(plain, None));
+    assert_eq!(title_key(marked, None), title_key(plain, None));
+    let options = FoldOptions { diacritics: true };
+    assert_eq!(fold_text(marked, options), fold_text(plain, options));
+    // The joiners that shape Persian, Indic scripts and emoji stay.
+    assert_eq!(fold_text("می\u{200C}خواهم", options), "می\u{200C}خواهم");
+}

@@ -73,6 +73,7 @@ pub fn title_key(title: &str, source_name: Option<&str>) -> Option<String> {
 pub fn clean_title(html_title: &str, source_name: Option<&str>) -> String {
     let stripped = html::strip_tags(html_title);
     let decoded = html::decode_entities(&stripped);
+    let decoded = crate::fold::strip_invisible(&decoded);
     let mut cleaned = String::with_capacity(decoded.len());
     for word in decoded.split_whitespace() {
         if !cleaned.is_empty() {

@@ -7,6 +7,13 @@
 //! and the backend indexes that column its own way (migration `m0002_word_search`): an FTS5 table
 //! on SQLite, a GIN index over the words as an array on PostgreSQL.
 //!
+//! Chinese, Japanese and Korean write words without spaces between them (Korean puts its particles
+//! on the word: `서울에서`, in Seoul), so a run of their characters is indexed as its characters
+//! and each pair of neighbours (`東京で地震` as `東 東京 京 京で で で地 地 地震 震`), the way
+//! Lucene's CJK analyser does, and a search for `地震` asks for its pairs: a word inside a sentence
+//! is found without a dictionary, at the price of finding `東京都` also where `東京` and `京都`
+//! stand apart.
+//!
 //! `condition` selects the stories that have every word asked for, and the stories whose words
 //! are not written yet (archived before word search, until [`fill_missing`] runs, which `morgue
 //! migrate` does), so a search never misses a story. The index is exact on both backends; the
@@ -34,18 +41,83 @@ const BATCH: u64 = 500;
 /// How often [`fill_missing`] says how far it got, in stories.
 const PROGRESS_EVERY: u64 = 10_000;
 
-/// The words of `text`, folded, each once, in the order they first appear.
+/// The words of `text`, folded, each once, in the order they first appear: what a search asks
+/// for (a run of CJK characters as its pairs of neighbours, or the one character alone).
 pub fn words(text: &str) -> Vec<String> {
     let mut seen = HashSet::new();
-    folded_words(&fold_text(text, FoldOptions { diacritics: true }))
-        .filter(|word| seen.insert(*word))
-        .map(str::to_owned)
-        .collect()
+    let folded = fold_text(text, FoldOptions { diacritics: true });
+    let mut out = Vec::new();
+    for_each_word(&folded, Pieces::Query, |word| {
+        if seen.insert(word) {
+            out.push(word.to_owned());
+        }
+    });
+    out
 }
 
-/// The words of already folded text.
-fn folded_words(folded: &str) -> impl Iterator<Item = &str> {
-    folded.split(|c: char| !c.is_alphanumeric()).filter(|word| !word.is_empty())
+/// Which pieces of a CJK run [`for_each_word`] gives.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pieces {
+    /// Each character and each pair: what a story is found by.
+    Index,
+    /// The pairs, or the character of a one-character run: what a search asks for.
+    Query,
+}
+
+/// Calls `f` with each word of already folded text: runs of letters and digits, with runs of CJK
+/// characters inside them cut into [`Pieces`].
+fn for_each_word<'a>(folded: &'a str, pieces: Pieces, mut f: impl FnMut(&'a str)) {
+    for word in folded.split(|c: char| !c.is_alphanumeric()).filter(|word| !word.is_empty()) {
+        if !word.chars().any(is_cjk) {
+            f(word);
+            continue;
+        }
+        // Split the word where it goes in or out of CJK; cut the CJK runs.
+        let mut rest = word;
+        while let Some(first) = rest.chars().next() {
+            let cjk = is_cjk(first);
+            let end = rest.find(|c: char| is_cjk(c) != cjk).unwrap_or(rest.len());
+            let (run, after) = rest.split_at(end);
+            if cjk {
+                cjk_pieces(run, pieces, &mut f);
+            } else {
+                f(run);
+            }
+            rest = after;
+        }
+    }
+}
+
+/// The pieces of a run of CJK characters (see [`Pieces`]).
+fn cjk_pieces<'a>(run: &'a str, pieces: Pieces, f: &mut impl FnMut(&'a str)) {
+    let starts: Vec<usize> = run.char_indices().map(|(i, _)| i).chain([run.len()]).collect();
+    let chars = starts.len() - 1;
+    for i in 0..chars {
+        if pieces == Pieces::Index || chars == 1 {
+            f(&run[starts[i]..starts[i + 1]]);
+        }
+        if i + 2 <= chars {
+            f(&run[starts[i]..starts[i + 2]]);
+        }
+    }
+}
+
+/// Whether a character belongs to a script written without spaces between words: Han ideographs,
+/// Japanese kana, and Korean Hangul (spaced, but with particles joined to the words).
+fn is_cjk(c: char) -> bool {
+    matches!(u32::from(c),
+        0x1100..=0x11FF       // Hangul Jamo
+        | 0x3040..=0x30FF     // Hiragana, Katakana
+        | 0x3130..=0x318F     // Hangul compatibility Jamo
+        | 0x31F0..=0x31FF     // Katakana phonetic extensions
+        | 0x3400..=0x4DBF     // CJK extension A
+        | 0x4E00..=0x9FFF     // CJK unified ideographs
+        | 0xA960..=0xA97F     // Hangul Jamo extended A
+        | 0xAC00..=0xD7AF     // Hangul syllables
+        | 0xD7B0..=0xD7FF     // Hangul Jamo extended B
+        | 0xF900..=0xFAFF     // CJK compatibility ideographs
+        | 0x20000..=0x3134F   // CJK extensions B to H
+    )
 }
 
 /// Whether a story's title or searchable text has every one of `terms` (folded, as [`words`] gives
@@ -58,11 +130,11 @@ pub fn has_words(title: Option<&str>, searchable: &str, terms: &[String]) -> boo
             break;
         }
         let folded = fold_text(part, FoldOptions { diacritics: true });
-        for word in folded_words(&folded).filter(|word| word.len() <= MAX_WORD_BYTES) {
-            if missing.remove(word) && missing.is_empty() {
-                return true;
+        for_each_word(&folded, Pieces::Index, |word| {
+            if word.len() <= MAX_WORD_BYTES {
+                missing.remove(word);
             }
-        }
+        });
     }
     missing.is_empty()
 }
@@ -73,14 +145,16 @@ pub(crate) fn column(title: Option<&str>, searchable: &str) -> String {
     let text = fold_text(searchable, FoldOptions { diacritics: true });
     let mut seen = HashSet::new();
     let mut column = String::new();
-    for word in folded_words(&title).chain(folded_words(&text)) {
-        if word.len() <= MAX_WORD_BYTES && seen.insert(word) {
+    let mut add = |word: &str| {
+        if word.len() <= MAX_WORD_BYTES && seen.insert(word.to_owned()) {
             if !column.is_empty() {
                 column.push(' ');
             }
             column.push_str(word);
         }
-    }
+    };
+    for_each_word(&title, Pieces::Index, &mut add);
+    for_each_word(&text, Pieces::Index, &mut add);
     column
 }
 

@@ -204,9 +204,11 @@ on_both_backends! {
         for query in ["москва", "αθηναι", "東京", "नमस्ते", "sao paulo"] {
             assert_eq!(found(query).await, ids[3..4], "{query}");
         }
-        for part in ["моск", "東", "sao-paulo2"] {
+        for part in ["моск", "阪", "sao-paulo2"] {
             assert_eq!(found(part).await, Vec::<i64>::new(), "{part}");
         }
+        // A CJK word is one of its characters, or its pairs of neighbours.
+        assert_eq!(found("東").await, ids[3..4]);
         // With the other filters, and after an id.
         let filter = stories::Filter {
             words: search::words("malmo"),
@@ -230,6 +232,65 @@ on_both_backends! {
         assert_eq!(found("blob").await, ids[4..5]);
         assert_eq!(found(&blob).await, Vec::<i64>::new());
         assert_eq!(found("unrelated").await, Vec::<i64>::new());
+        index_is_sound(archive).await;
+    }
+
+    async fn words_inside_chinese_japanese_and_korean_sentences_are_found(archive: &Archive) {
+        let source = crate::source(archive, "asia").await;
+        let mut ids = Vec::new();
+        for (path, title, text) in [
+            ("ja", "東京で震度5強の地震", "気象庁によると、被害の情報は入っていません。"),
+            ("zh", "北京发生地震", "据新华社报道，目前没有人员伤亡。"),
+            ("ko", "서울에서 지진 발생", "기상청은 피해가 없다고 밝혔다."),
+            ("kyoto", "京都の紅葉", "観光客が多い。"),
+        ] {
+            let story = NewStory { text: text.to_owned(), ..new(source.id, path, title) };
+            ids.push(stories::insert(archive, &story).await.unwrap().story().id);
+        }
+        let found = async |query: &str| -> Vec<i64> {
+            let filter = stories::Filter { words: search::words(query), ..Default::default() };
+            stories::page(archive, &filter, 0, 100).await.unwrap().iter().map(|s| s.id).collect()
+        };
+        assert_eq!(found("地震").await, ids[..2], "a word inside a Japanese and a Chinese title");
+        assert_eq!(found("気象庁").await, ids[..1]);
+        assert_eq!(found("震度5強").await, ids[..1], "digits inside a CJK run");
+        assert_eq!(found("新华社").await, ids[1..2]);
+        assert_eq!(found("서울").await, ids[2..3], "a Korean word with its particle");
+        assert_eq!(found("기상청").await, ids[2..3]);
+        assert_eq!(found("京都").await, ids[3..4], "東京で has no pair 京都");
+        assert_eq!(found("東京 地震").await, ids[..1]);
+        assert_eq!(found("大阪").await, Vec::<i64>::new());
+        index_is_sound(archive).await;
+    }
+
+    async fn migrating_writes_the_words_of_cjk_stories_again(archive: &Archive) {
+        let source = crate::source(archive, "tokyo").await;
+        let story = NewStory {
+            text: "被害の情報は入っていません。".to_owned(),
+            ..new(source.id, "a", "東京で地震")
+        };
+        let id = stories::insert(archive, &story).await.unwrap().story().id;
+        // The words an earlier release wrote: whole runs, and a soft hyphen kept.
+        archive
+            .execute_unprepared(&format!(
+                "UPDATE stories SET search_words = '東京で地震 被害の情報は入っていません pa\u{AD}per' \
+                 WHERE id = {id}"
+            ))
+            .await
+            .unwrap();
+        // As if the archive had not yet met migration m0005.
+        archive
+            .execute_unprepared(
+                "DELETE FROM seaql_migrations WHERE version = 'm0005_refold_search_words'",
+            )
+            .await
+            .unwrap();
+        let filter = stories::Filter { words: search::words("地震"), ..Default::default() };
+        let report = archive.migrate().await.unwrap();
+        assert_eq!(report.applied, ["m0005_refold_search_words"]);
+        assert_eq!(report.search_words_filled, 1);
+        let page = stories::page(archive, &filter, 0, 100).await.unwrap();
+        assert_eq!(page.iter().map(|s| s.id).collect::<Vec<_>>(), [id]);
         index_is_sound(archive).await;
     }
 

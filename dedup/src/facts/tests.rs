@@ -132,9 +132,9 @@ fn template_stories_disagree_and_copies_agree() {
         "Celtic beat Rangers 2-0 at Celtic Park on Sunday. Kyogo Furuhashi scored twice before \
          59,000 fans in Glasgow.",
     );
-    let names = agreement(&a.names, Span::ALL, &b.names, Span::ALL, 1);
+    let names = agreement(&a, Span::ALL, &b, Span::ALL, false, 1);
     assert!(names.share() < 0.3, "{names:?}");
-    let numbers = agreement(&a.numbers, Span::ALL, &b.numbers, Span::ALL, 1);
+    let numbers = agreement(&a, Span::ALL, &b, Span::ALL, true, 1);
     assert!(numbers.changed(), "{numbers:?}");
     // A copy with a byline of its own still agrees through the original's side.
     let copy = facts(
@@ -143,7 +143,7 @@ fn template_stories_disagree_and_copies_agree() {
         "By Maria Santos (Reuters). Ajax beat PSV Eindhoven 3-1 at the Johan Cruijff Arena on \
          Sunday.",
     );
-    let names = agreement(&copy.names, Span::ALL, &a.names, Span { from: 1, to: 12 }, 1);
+    let names = agreement(&copy, Span::ALL, &a, Span { from: 1, to: 12 }, false, 1);
     assert!(names.share() > 0.9, "{names:?}");
     assert_eq!(missing(&copy, false, Span::ALL, &a, 3), vec!["Maria Santos", "Reuters"]);
 }
@@ -152,8 +152,35 @@ fn template_stories_disagree_and_copies_agree() {
 fn surnames_match_full_names() {
     let a = facts("en", "", "President Joe Biden met Emmanuel Macron in Paris.");
     let b = facts("en", "", "Biden and Macron talked for an hour in Paris on Monday.");
-    let names = agreement(&a.names, Span::ALL, &b.names, Span::ALL, 1);
+    let names = agreement(&a, Span::ALL, &b, Span::ALL, false, 1);
     assert_eq!(names.share(), 1.0, "{names:?} {:?} {:?}", a.names(), b.names());
+}
+
+#[test]
+fn names_respelled_by_one_edit_are_the_same_name() {
+    let a = facts("en", "", "President Volodymyr Zelensky met Emmanuel Macron in Paris.");
+    // A transliteration and a typo: one edit each.
+    let b = facts("en", "", "President Volodymyr Zelenskyy met Emmanuel Marcon in Paris.");
+    let names = agreement(&a, Span::ALL, &b, Span::ALL, false, 1);
+    assert_eq!((names.differ(), names.share()), (0, 1.0), "{names:?} {:?}", b.names());
+    assert!(missing(&a, false, Span::ALL, &b, 3).is_empty());
+    // Another name of the same length is two edits or more away; short names must match exactly.
+    let c = facts("en", "", "President Volodymyr Zelensky met Emmanuel Barrot in Rome.");
+    let names = agreement(&a, Span::ALL, &c, Span::ALL, false, 1);
+    assert_eq!(names.differ(), 2, "{names:?} {:?}", c.names());
+    assert_eq!(missing(&a, false, Span::ALL, &c, 3), vec!["Emmanuel Macron", "Paris"]);
+}
+
+#[test]
+fn one_edit() {
+    for (a, b) in
+        [("zelensky", "zelenskyy"), ("macron", "marcon"), ("macron", "macson"), ("ab", "ab")]
+    {
+        assert!(within_one_edit(a, b) && within_one_edit(b, a), "{a} {b}");
+    }
+    for (a, b) in [("macron", "barrot"), ("macron", "macro on"), ("abcd", "badc"), ("ab", "abcd")] {
+        assert!(!within_one_edit(a, b) && !within_one_edit(b, a), "{a} {b}");
+    }
 }
 
 #[test]
