@@ -177,3 +177,67 @@ fn the_engine_never_prints_parses_arguments_or_reads_the_environment() {
         }
     }
 }
+
+#[test]
+fn every_dependency_is_versioned_once_in_the_workspace() {
+    let root: toml::Table =
+        fs::read_to_string(workspace().join("Cargo.toml")).unwrap().parse().unwrap();
+    let members = root["workspace"]["members"].as_array().expect("workspace members");
+    let mut pinned = Vec::new();
+    for member in members {
+        let member = member.as_str().expect("member path");
+        let manifest: toml::Table = fs::read_to_string(workspace().join(member).join("Cargo.toml"))
+            .unwrap()
+            .parse()
+            .unwrap();
+        // Dependency tables at the top level and under `[target.'cfg(…)'.*]`.
+        let mut tables = vec![&manifest];
+        if let Some(targets) = manifest.get("target").and_then(toml::Value::as_table) {
+            tables.extend(targets.values().filter_map(toml::Value::as_table));
+        }
+        for table in tables {
+            for section in ["dependencies", "dev-dependencies", "build-dependencies"] {
+                let Some(dependencies) = table.get(section).and_then(toml::Value::as_table) else {
+                    continue;
+                };
+                for (name, spec) in dependencies {
+                    let inherited =
+                        spec.get("workspace").and_then(toml::Value::as_bool) == Some(true);
+                    if !inherited {
+                        pinned.push(format!("{member}: [{section}] {name}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        pinned.is_empty(),
+        "dependencies not taken from [workspace.dependencies] (write `name.workspace = true`): \
+         {pinned:#?}"
+    );
+}
+
+#[test]
+fn the_readme_test_command_is_what_ci_runs() {
+    let ci = fs::read_to_string(workspace().join(".ci").join("run")).unwrap();
+    let readme = fs::read_to_string(workspace().join("README.md")).unwrap();
+    let url = ci
+        .split("${MORGUE_TEST_POSTGRES_URL:-")
+        .nth(1)
+        .and_then(|rest| rest.split('}').next())
+        .expect(".ci/run gives MORGUE_TEST_POSTGRES_URL a default");
+    let command = ci
+        .lines()
+        .find(|line| line.starts_with("cargo nextest run"))
+        .expect(".ci/run runs cargo nextest");
+    let expected = format!("MORGUE_TEST_POSTGRES_URL={url} {command}");
+    let lines: Vec<&str> = readme.lines().collect();
+    assert!(
+        lines.iter().take(20).any(|line| *line == expected),
+        "the README's first screen must show the test command .ci/run runs: {expected}"
+    );
+    assert!(
+        lines.iter().filter(|line| **line == expected).count() >= 2,
+        "the README's Test section must show the same command: {expected}"
+    );
+}

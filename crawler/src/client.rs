@@ -32,6 +32,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::time::Instant;
+use tracing::Instrument;
 use url::Url;
 
 use crate::fetch::{BeforeHop, FetchConfig, FetchError, Fetched, Fetcher, HopFuture, Validators};
@@ -224,7 +225,23 @@ impl Client {
 
     /// GETs `url` politely: robots.txt allows it (every hop), the host's turn has come, and short
     /// `Retry-After`s are waited out. A response of any status is `Ok`.
+    ///
+    /// Runs in a `debug` span `request` with fields `method`, `host`, `purpose` (`get`), and
+    /// `status` once known (or `error`, the short status of a failure); robots.txt fetched on its
+    /// behalf has a span of its own (`purpose = "robots.txt"`).
     pub async fn get(
+        &self,
+        url: &Url,
+        validators: &Validators,
+        accept: &str,
+    ) -> Result<Fetched, FetchError> {
+        let span = request_span("get", url);
+        let result = self.get_politely(url, validators, accept).instrument(span.clone()).await;
+        record_outcome(&span, &result);
+        result
+    }
+
+    async fn get_politely(
         &self,
         url: &Url,
         validators: &Validators,
@@ -350,6 +367,7 @@ impl Client {
             return known(Robots::allow_all());
         };
         let host = host_key(url).to_owned();
+        let span = request_span("robots.txt", &robots_url);
         let result = self
             .inner
             .fetcher
@@ -359,7 +377,9 @@ impl Client {
                 "text/plain,*/*;q=0.5",
                 &Polite::new(self, false),
             )
+            .instrument(span.clone())
             .await;
+        record_outcome(&span, &result);
         let read: Result<Robots, String> = match &result {
             Ok(fetched) if fetched.status == 200 => {
                 let rules = Robots::parse(&fetched.body, &self.inner.agent);
@@ -504,6 +524,31 @@ fn retry_wait(config: &ClientConfig, failures: u32) -> Duration {
         .robots_retry
         .saturating_mul(1 << doublings)
         .min(config.robots_retry_max.max(config.robots_retry))
+}
+
+/// The span of one request, for a caller (`purpose = "get"`) or for robots.txt, at `debug` level
+/// so that it costs nothing unless asked for (`RUST_LOG=crawler=debug`). Fields, never
+/// interpolated strings; `status` or `error` is recorded when the exchange ends.
+fn request_span(purpose: &'static str, url: &Url) -> tracing::Span {
+    tracing::debug_span!(
+        "request",
+        method = "GET",
+        host = host_key(url),
+        purpose,
+        status = tracing::field::Empty,
+        error = tracing::field::Empty
+    )
+}
+
+/// Records a request's status, or its failure's short status, on its span.
+fn record_outcome(span: &tracing::Span, result: &Result<Fetched, FetchError>) {
+    if span.is_disabled() {
+        return;
+    }
+    match result {
+        Ok(fetched) => span.record("status", fetched.status),
+        Err(err) => span.record("error", err.status()),
+    };
 }
 
 /// The key of a URL's host for politeness: its name (or address), lower-cased, port ignored.

@@ -1,6 +1,6 @@
 //! Bytes to text for feeds and sitemaps: which character encoding a body is in, the HTML entities
 //! feeds use without declaring them, the bare `&` they write as text, and how far to read past
-//! XML errors ([`XmlErrors`]).
+//! XML errors (`XmlErrors`).
 //!
 //! [`decode`] chooses the encoding in the order the XML specification (appendix F) and RFC 7303
 //! give, with the HTML standard's distrust of labels the bytes contradict:

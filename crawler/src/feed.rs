@@ -32,6 +32,7 @@ mod xml;
 use chrono::{DateTime, Duration, Utc};
 use url::Url;
 
+pub use crate::error::NotAFeed;
 use crate::{dates, decode};
 
 /// The most items kept from one feed document.
@@ -92,74 +93,6 @@ pub struct Feed {
     pub update_hint: Option<Duration>,
     /// What was odd, skipped or cut while reading it, for people (at most [`MAX_WARNINGS`]).
     pub warnings: Vec<String>,
-}
-
-/// Why a body is not a feed. Each message names what the body was taken to be (and in which
-/// encoding) and the first real problem.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum NotAFeed {
-    /// The body is empty or only white space.
-    #[error("not a feed: the body is empty")]
-    Empty,
-    /// An HTML page.
-    #[error("not a feed: {encoding} HTML page (root element <{root}>)")]
-    Html {
-        /// The encoding the body was read in.
-        encoding: &'static str,
-        /// The root element's name.
-        root: String,
-    },
-    /// XML whose root element is not a feed's.
-    #[error("not a feed: {encoding} XML, root element <{root}>: not RSS, Atom or RDF")]
-    Root {
-        /// The encoding the body was read in.
-        encoding: &'static str,
-        /// The root element's name (at most 64 characters of it).
-        root: String,
-    },
-    /// A feed document that breaks off or breaks down before any item could be read: a failed
-    /// fetch (a server that died mid-feed), not an empty feed.
-    #[error("not a feed: {encoding} {format} that breaks off before any item ({reason})")]
-    Broken {
-        /// The encoding the body was read in.
-        encoding: &'static str,
-        /// `RSS`, `RDF` or `Atom`.
-        format: &'static str,
-        /// The first XML error, or how many elements were left open.
-        reason: String,
-    },
-    /// Markup in which no element could be found.
-    #[error("not a feed: {encoding} XML with no root element ({reason})")]
-    NoRoot {
-        /// The encoding the body was read in.
-        encoding: &'static str,
-        /// What was found instead.
-        reason: String,
-    },
-    /// A body that starts like JSON but does not parse.
-    #[error("not a feed: {encoding} text that starts like JSON but is not: {reason}")]
-    BadJson {
-        /// The encoding the body was read in.
-        encoding: &'static str,
-        /// The JSON parser's message.
-        reason: String,
-    },
-    /// JSON that is not a JSON Feed.
-    #[error("not a feed: {encoding} JSON, but not a JSON Feed: {reason}")]
-    NotJsonFeed {
-        /// The encoding the body was read in.
-        encoding: &'static str,
-        /// What is missing.
-        reason: String,
-    },
-    /// Neither markup nor JSON.
-    #[error("not a feed: {encoding} text, neither XML nor JSON (it starts {start:?})")]
-    Unrecognised {
-        /// The encoding the body was read in.
-        encoding: &'static str,
-        /// The first few characters.
-        start: String,
-    },
 }
 
 /// Parses a feed document fetched from `feed_url`, with no HTTP `Content-Type` to go by.

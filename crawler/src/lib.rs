@@ -11,6 +11,8 @@
 //! - [`dates`]: the date formats feeds and sitemaps use;
 //! - [`discover`] (with [`tags`]): where a source's feeds and sitemaps might be.
 //!
+//! Every error type of the crate is in [`error`], re-exported by the module that returns it.
+//!
 //! And with I/O: [`fetch`], one bounded HTTP GET with its redirect chain; [`net`], the address
 //! policy and resolver; [`polite`], per-host start slots; [`client`], the polite client every
 //! request goes through (robots.txt, slots, `Retry-After`); and [`explore`], discovery of one
@@ -23,6 +25,7 @@ pub mod client;
 pub mod dates;
 pub mod decode;
 pub mod discover;
+pub mod error;
 pub mod explore;
 pub mod feed;
 pub mod fetch;

@@ -10,19 +10,14 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::str::FromStr;
 use std::sync::Arc;
 
+pub use crate::error::{BadResolveRule, Refused};
+
 /// A `--resolve` rule: this host (or every host under a domain) is at this address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResolveRule {
     host: String,
     wildcard: bool,
     ip: IpAddr,
-}
-
-/// A `--resolve` value that does not parse.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad --resolve value {value:?}: expected HOST=IP or *.DOMAIN=IP")]
-pub struct BadResolveRule {
-    value: String,
 }
 
 impl FromStr for ResolveRule {
@@ -90,16 +85,6 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
         || (first & 0xfe00) == 0xfc00
         || (first & 0xffc0) == 0xfe80
         || first == 0x2001 && ip.segments()[1] == 0x0db8)
-}
-
-/// The resolver error that means "the name only leads to addresses we refuse".
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{host} resolves only to non-public addresses ({addresses})")]
-pub struct Refused {
-    /// The host name.
-    pub host: String,
-    /// The addresses it resolved to.
-    pub addresses: String,
 }
 
 /// The crawler's resolver: `--resolve` rules, then the system's, then the address policy.

@@ -22,6 +22,7 @@ use quick_xml::events::Event;
 
 use crate::dates;
 use crate::decode::{self, XmlErrors, escape_bare_ampersands};
+pub use crate::error::{GunzipError, NotASitemap};
 use crate::feed::{MAX_TITLE_LEN, MAX_URL_LEN};
 
 /// The most entries kept from one sitemap (the protocol allows 50,000).
@@ -98,55 +99,6 @@ impl Sitemap {
         self.kind == Kind::UrlSet
             && self.entries.iter().any(|entry| entry.news.as_ref().is_some_and(News::is_news))
     }
-}
-
-/// Why a body is not a sitemap. Each message names what the body was taken to be (and in which
-/// encoding) and why it is not a sitemap.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum NotASitemap {
-    /// The body is empty or only white space.
-    #[error("not a sitemap: the body is empty")]
-    Empty,
-    /// An HTML page.
-    #[error("not a sitemap: {encoding} HTML page (root element <{root}>)")]
-    Html {
-        /// The encoding the body was read in.
-        encoding: &'static str,
-        /// The root element's name.
-        root: String,
-    },
-    /// XML whose root is neither `urlset` nor `sitemapindex`.
-    #[error("not a sitemap: {encoding} XML, root element <{root}>: not <urlset> or <sitemapindex>")]
-    Root {
-        /// The encoding the body was read in.
-        encoding: &'static str,
-        /// The root element's name (at most 64 characters of it).
-        root: String,
-    },
-    /// Markup in which no element could be found.
-    #[error("not a sitemap: {encoding} XML with no root element ({reason})")]
-    NoRoot {
-        /// The encoding the body was read in.
-        encoding: &'static str,
-        /// What was found instead.
-        reason: String,
-    },
-    /// JSON.
-    #[error("not a sitemap: {encoding} JSON")]
-    Json {
-        /// The encoding the body was read in.
-        encoding: &'static str,
-    },
-    /// Text without a single http(s) URL line.
-    #[error(
-        "not a sitemap: {encoding} text with no line that is an http(s) URL (it starts {start:?})"
-    )]
-    NoUrls {
-        /// The encoding the body was read in.
-        encoding: &'static str,
-        /// The first few characters.
-        start: String,
-    },
 }
 
 /// Parses a decompressed sitemap body, with no HTTP `Content-Type` to go by.
@@ -351,17 +303,6 @@ fn capped(value: String, max: usize) -> Option<String> {
         return None;
     }
     Some(crate::feed::cut(&value, max).trim_end().to_owned())
-}
-
-/// Why a gzip body could not be used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum GunzipError {
-    /// It decompresses to more than the cap.
-    #[error("the body decompresses to more than {0} bytes")]
-    TooLarge(usize),
-    /// It is not valid gzip.
-    #[error("the body is not valid gzip: {0}")]
-    Corrupt(String),
 }
 
 /// Decompresses a gzip body (recognised by its magic bytes) up to `max` bytes; any other body is

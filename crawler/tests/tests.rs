@@ -4,4 +4,5 @@ mod conformance;
 mod explore;
 mod fetch;
 mod robots;
+mod spans;
 mod support;

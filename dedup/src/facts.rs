@@ -163,7 +163,7 @@ impl Agreement {
 
 /// Compares two documents' facts of one kind over the spans each shares with the other, counting
 /// on each side only the facts it states at least `least` times. Numbers match by value; names
-/// by key, or by a spelling within one edit of a name the other states ([`Other::states`]).
+/// by key, or by a spelling within one edit of a name the other states (`Other::states`).
 pub fn agreement(
     a: &Facts,
     a_span: Span,

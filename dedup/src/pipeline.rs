@@ -472,6 +472,13 @@ impl Deduper {
         existing: &[Signature],
         existing_links: &[Link],
     ) -> Update {
+        let _span = tracing::info_span!(
+            "dedup_batch",
+            documents = new.len(),
+            existing = existing.len(),
+            existing_links = existing_links.len()
+        )
+        .entered();
         let all: Vec<(&Signature, bool, usize)> = new
             .iter()
             .enumerate()

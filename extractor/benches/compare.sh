@@ -4,7 +4,7 @@
 # Usage: extractor/benches/compare.sh <wcxb-dir> [python]
 #   <wcxb-dir>  a directory with html/<id>.html.gz and ground-truth/<id>.json (e.g. shared/data/extraction/wcxb-dev)
 #   [python]    a Python with `trafilatura` and `lxml_html_clean` installed (default: python3)
-# Set COMPARE=1 to also measure the Rust crates dom_smoothie, trafilatura and rs-trafilatura
+# Set COMPARE=1 to also measure the Rust crates dom_smoothie, readability, trafilatura and rs-trafilatura
 # (a separate release build with `--features compare`, about five minutes the first time).
 # See extractor/benches/README.md.
 set -euo pipefail
@@ -20,7 +20,7 @@ echo "== quality (morgue)"
 if [[ "${COMPARE:-0}" == 1 ]]; then
     compare_target="$target/compare"
     CARGO_TARGET_DIR=$compare_target cargo build --release -p extractor --example eval --features compare
-    for candidate in dom_smoothie trafilatura rs_trafilatura; do
+    for candidate in dom_smoothie readability trafilatura rs_trafilatura; do
         echo "== quality ($candidate)"
         "$compare_target/release/examples/eval" "$dir" --candidate "$candidate"
     done

@@ -5,7 +5,8 @@
 //! `<dir>` holds `html/<id>.html.gz` and `ground-truth/<id>.json` (fields under `ground_truth`:
 //! `title`, `publish_date`, `main_content`; the page URL at the top level).
 //! Candidates: `morgue` (this crate, the default); with `--features compare` also `dom_smoothie`,
-//! `trafilatura` (the Rust crate 0.6) and `rs_trafilatura` (0.2).
+//! `readability` (the crate 0.3, an arc90 port; text and title only, no dates), `trafilatura`
+//! (the Rust crate 0.6) and `rs_trafilatura` (0.2).
 //!
 //! Definitions, per page:
 //! - **Word F1**: both texts are lower-cased and cut into tokens, each a maximal run of Unicode word
@@ -214,6 +215,23 @@ mod compare {
                         text: article.text_content.to_string(),
                         title: Some(article.title),
                         date: article.published_time.map(|d| d.chars().take(10).collect()),
+                        modified: None,
+                        date_source: "-",
+                    },
+                    Err(_) => Output::default(),
+                }
+            }
+            "readability" => {
+                // It resolves links against the page's URL, which it requires.
+                let base = url
+                    .and_then(|url| url::Url::parse(url).ok())
+                    .or_else(|| url::Url::parse("http://localhost/").ok());
+                let Some(base) = base else { return Output::default() };
+                match readability::extractor::extract(&mut html.as_bytes(), &base) {
+                    Ok(product) => Output {
+                        text: product.text,
+                        title: Some(product.title),
+                        date: None,
                         modified: None,
                         date_source: "-",
                     },

@@ -14,7 +14,7 @@
 //! `choose`, whose docs give the rules.
 //!
 //! A numeric date with slashes whose two first numbers could both be the month (`03/12/2024`) is
-//! read the way the page's language and country write dates ([`SlashOrder::of_page`]): month first
+//! read the way the page's language and country write dates (`SlashOrder::of_page`): month first
 //! in American English (and English pages that give no country), day first everywhere else;
 //! dots and dashes are read day first whatever the language.
 //!

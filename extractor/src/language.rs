@@ -12,8 +12,8 @@
 //! same, and detection was most of the extraction time); undeclared text whose English function
 //! words dominate even more clearly is taken as English the same way.
 //!
-//! The languages are listed in [`LANGUAGES`] and enabled as `lingua` features in `Cargo.toml`;
-//! every language model adds several megabytes to each binary that links this crate.
+//! The languages are listed in [`LANGUAGES`] and enabled as `lingua` features in the workspace's
+//! `Cargo.toml`; every language model adds several megabytes to each binary that links this crate.
 
 use std::sync::OnceLock;
 

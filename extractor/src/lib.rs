@@ -170,6 +170,7 @@ pub struct Extracted {
 /// date otherwise wins, and an "Updated ..." line only stands in for a publication date the
 /// metadata lacks. Last resorts are a short date line anywhere and the modification time.
 pub fn extract(raw: &[u8], ctx: &Context<'_>) -> Extracted {
+    let _span = tracing::debug_span!("extract", url = ctx.url, html_bytes = raw.len()).entered();
     let mut warnings = Vec::new();
     let raw = if raw.len() > MAX_INPUT_BYTES {
         warnings

@@ -1,8 +1,9 @@
 //! Canonical domains (public-suffix aware), the non-news skip list, and public suffix helpers.
 //!
-//! The public suffix list is the `psl` crate's compiled copy, pinned by an exact version in Cargo.toml
-//! (see [`PUBLIC_SUFFIX_LIST_VERSION`]). Only the ICANN section counts, as with Media Cloud's tldextract
-//! defaults: `foo.blogspot.com` has the suffix `com`, not the private suffix `blogspot.com`.
+//! The public suffix list is the `psl` crate's compiled copy, pinned by an exact version in the
+//! workspace's Cargo.toml (see [`PUBLIC_SUFFIX_LIST_VERSION`]). Only the ICANN section counts, as
+//! with Media Cloud's tldextract defaults: `foo.blogspot.com` has the suffix `com`, not the private
+//! suffix `blogspot.com`.
 
 use psl::{Psl as _, Type};
 use url::Host;

@@ -14,7 +14,7 @@
 //! is found without a dictionary, at the price of finding `東京都` also where `東京` and `京都`
 //! stand apart.
 //!
-//! [`condition`] selects the stories that have every word asked for, and the stories whose words
+//! `condition` selects the stories that have every word asked for, and the stories whose words
 //! are not written yet (archived before word search, until [`fill_missing`] runs, which `morgue
 //! migrate` does), so a search never misses a story. The index is exact on both backends; the
 //! stories without words are not, and callers check those with [`has_words`].

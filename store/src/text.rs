@@ -13,10 +13,10 @@
 //!   one-line text (URLs, keys, names, titles, statuses, error messages: every column but those
 //!   below) at [`MAX_LINE`], which also keeps each value under PostgreSQL's limit for a B-tree
 //!   index entry (about 2.7 kB); long text (a story's text and searchable text, a removed sentence)
-//!   at [`MAX_TEXT`]. JSON documents are capped inside ([`crate::json`]): their strings, and how
+//!   at [`MAX_TEXT`]. JSON documents are capped inside (`json.rs`): their strings, and how
 //!   many entries an array or object keeps ([`MAX_ENTRIES`]).
 //!
-//! What is read back is exactly [`line`] or [`long`] of what was written, on both backends. A
+//! What is read back is exactly [`line()`] or [`long()`] of what was written, on both backends. A
 //! caller who needs the whole of a longer value (a URL it will fetch, say) must check
 //! [`fits_line`] itself: the archive never refuses text, it cuts it.
 

@@ -47,7 +47,7 @@ pub struct Config {
     pub crawl_delay_every: usize,
     /// Out of 100 articles, how many are copies of a wire story.
     pub wire_percent: usize,
-    /// Adds the hostile sites (see [`crate::hostile`]).
+    /// Adds the hostile sites (see [`crate::hostile_sites`]).
     pub hostile: bool,
     /// Adds the sites with garbled feeds (see [`crate::trouble`]).
     pub garbled_feeds: bool,

@@ -243,7 +243,7 @@ fn quantize(weights: &[f64]) -> (Vec<i8>, f64) {
 /// Trains a model on `sentences`, calling `progress` after every epoch.
 ///
 /// With `config.balance_content` or `config.second_pass`, the first pass is also trained
-/// [`JACKKNIFE`] times, each time without one of that many interleaved parts of the sentences,
+/// `JACKKNIFE` times, each time without one of that many interleaved parts of the sentences,
 /// to tag that part as if it were unseen text. Those tags teach the second pass what first-pass
 /// tags are worth, and their scores choose the content bias: the amount taken off the content
 /// tags' scores that makes the content class's precision and recall on them most even.
