@@ -173,7 +173,8 @@ fn names_respelled_by_one_edit_are_the_same_name() {
 
 #[test]
 fn one_edit() {
-    for (a, b) in [("zelensky", "zelenskyy"), ("macron", "marcon"), ("macron", "macson"), ("ab", "ab")]
+    for (a, b) in
+        [("zelensky", "zelenskyy"), ("macron", "marcon"), ("macron", "macson"), ("ab", "ab")]
     {
         assert!(within_one_edit(a, b) && within_one_edit(b, a), "{a} {b}");
     }
