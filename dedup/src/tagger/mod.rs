@@ -50,18 +50,22 @@ pub use upos::{UnknownTag, Upos, is_content};
 use std::sync::{Arc, OnceLock};
 
 /// The languages with a model, by ISO 639-1 code, and the model files.
-const MODELS: [(&str, &[u8]); 7] = [
+const MODELS: [(&str, &[u8]); 11] = [
     ("da", include_bytes!("../../models/tagger/da.upos")),
     ("de", include_bytes!("../../models/tagger/de.upos")),
     ("en", include_bytes!("../../models/tagger/en.upos")),
     ("es", include_bytes!("../../models/tagger/es.upos")),
     ("fr", include_bytes!("../../models/tagger/fr.upos")),
+    ("id", include_bytes!("../../models/tagger/id.upos")),
+    ("it", include_bytes!("../../models/tagger/it.upos")),
     ("nl", include_bytes!("../../models/tagger/nl.upos")),
     ("pt", include_bytes!("../../models/tagger/pt.upos")),
+    ("ru", include_bytes!("../../models/tagger/ru.upos")),
+    ("tr", include_bytes!("../../models/tagger/tr.upos")),
 ];
 
 /// The models, each read from its file the first time it is asked for.
-static LOADED: [OnceLock<Arc<Model>>; 7] = [const { OnceLock::new() }; 7];
+static LOADED: [OnceLock<Arc<Model>>; 11] = [const { OnceLock::new() }; 11];
 
 /// The ISO 639-1 codes of the languages that have a model.
 pub fn languages() -> impl Iterator<Item = &'static str> {
@@ -85,8 +89,8 @@ pub struct Tagger {
 }
 
 impl Tagger {
-    /// The tagger for an ISO 639-1 language code (`en`, `pt`, `fr`, `de`, `es`, `da`, `nl` have
-    /// models; case and a region suffix such as `pt-BR` are ignored). Any other code gets the
+    /// The tagger for an ISO 639-1 language code (`da`, `de`, `en`, `es`, `fr`, `id`, `it`,
+    /// `nl`, `pt`, `ru`, `tr` have models; case and a region suffix such as `pt-BR` are ignored). Any other code gets the
     /// rule-based fallback.
     pub fn for_language(code: &str) -> Tagger {
         let language = code.split(['-', '_']).next().unwrap_or_default().to_lowercase();

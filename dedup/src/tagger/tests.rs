@@ -18,7 +18,7 @@ fn every_shipped_model_loads_and_tags() {
         assert_eq!(tagger.model().map(Model::language), Some(code));
         assert_eq!(tagger.tag(&["2024", "."]).len(), 2);
     }
-    assert_eq!(languages().count(), 7);
+    assert_eq!(languages().count(), 11);
 }
 
 #[test]
@@ -51,8 +51,25 @@ fn tag_text_tokenizes_and_splits_sentences() {
 }
 
 #[test]
+fn contractions_are_tagged_as_one_token() {
+    // Treebanks split them into words (`di il`, `kata nya`, `var dır`); raw text does not.
+    let it = Tagger::for_language("it");
+    assert_eq!(it.tag(&["Il", "ministro", "del", "governo", "."]), tags("DET NOUN ADP NOUN PUNCT"));
+    assert_eq!(
+        it.tag(&["Vive", "negli", "Stati", "Uniti", "."]),
+        tags("VERB ADP PROPN PROPN PUNCT")
+    );
+    let id = Tagger::for_language("id");
+    assert_eq!(id.tag(&["Hujan", "akan", "turun", ",", "katanya", "."])[4], Upos::Verb);
+    let tr = Tagger::for_language("tr");
+    assert_eq!(tr.tag(&["Bu", "konuda", "bir", "sorun", "vardır", "."])[4], Upos::Noun);
+}
+
+#[test]
 fn languages_without_a_model_fall_back_to_the_rules() {
-    let tagger = Tagger::for_language("it");
+    assert_eq!(Tagger::for_language("it").method(), Method::Model);
+    assert_eq!(Tagger::for_language("pl").method(), Method::Heuristic, "GPL data: no model");
+    let tagger = Tagger::heuristic("it");
     assert_eq!(tagger.method(), Method::Heuristic);
     assert_eq!(
         tagger.tag(&["Il", "governo", "di", "Roma", "ha", "approvato", "12", "decreti", "."]),
