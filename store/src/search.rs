@@ -143,18 +143,19 @@ pub fn has_words(title: Option<&str>, searchable: &str, terms: &[String]) -> boo
 pub(crate) fn column(title: Option<&str>, searchable: &str) -> String {
     let title = fold_text(title.unwrap_or_default(), FoldOptions { diacritics: true });
     let text = fold_text(searchable, FoldOptions { diacritics: true });
+    let mut words = Vec::new();
+    for_each_word(&title, Pieces::Index, |word| words.push(word));
+    for_each_word(&text, Pieces::Index, |word| words.push(word));
     let mut seen = HashSet::new();
     let mut column = String::new();
-    let mut add = |word: &str| {
-        if word.len() <= MAX_WORD_BYTES && seen.insert(word.to_owned()) {
+    for word in words {
+        if word.len() <= MAX_WORD_BYTES && seen.insert(word) {
             if !column.is_empty() {
                 column.push(' ');
             }
             column.push_str(word);
         }
-    };
-    for_each_word(&title, Pieces::Index, &mut add);
-    for_each_word(&text, Pieces::Index, &mut add);
+    }
     column
 }
 
