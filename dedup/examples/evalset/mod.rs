@@ -654,7 +654,7 @@ impl NamePool {
     pub fn new(stories: &[Story]) -> Self {
         let mut by_length: Vec<Vec<String>> = vec![Vec::new(); 4];
         for story in stories {
-            for name in story.paragraphs.iter().flat_map(|p| Self::names_in(p)) {
+            for name in story.paragraphs.iter().flat_map(|p| Self::names_in_sentences(p)) {
                 let n = name.split(' ').count().min(4);
                 by_length[n - 1].push(name);
             }
@@ -700,10 +700,21 @@ impl NamePool {
         out
     }
 
+    /// The names of a paragraph that is made of sentences; none in a heading (a short line
+    /// without a sentence's end), whose title case is not names: a guide's subheadings
+    /// ("Handling Service Charges") would otherwise count as its names, make a listicle look
+    /// like a template story, and have a template story differ from its original in headings
+    /// alone.
+    fn names_in_sentences(paragraph: &str) -> Vec<String> {
+        let heading = paragraph.split_whitespace().count() < 15
+            && !paragraph.trim_end().ends_with(['.', '!', '?', '"', '”', ')']);
+        if heading { Vec::new() } else { Self::names_in(paragraph) }
+    }
+
     /// The distinct names of a story's paragraphs.
     pub fn entities(&self, story: &Story) -> Vec<String> {
         let mut names: Vec<String> =
-            story.paragraphs.iter().flat_map(|p| Self::names_in(p)).collect();
+            story.paragraphs.iter().flat_map(|p| Self::names_in_sentences(p)).collect();
         names.sort();
         names.dedup();
         names
