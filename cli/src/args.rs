@@ -195,7 +195,7 @@ pub(crate) struct StoriesArgs {
     /// no cluster.
     #[arg(long)]
     pub(crate) one_per_cluster: bool,
-    /// Add each story's text.
+    /// Add each story's text (CSV and JSON lines).
     #[arg(long)]
     pub(crate) text: bool,
     /// At most this many rows.
@@ -217,6 +217,9 @@ pub(crate) enum ExportFormat {
     Csv,
     /// One JSON object per line.
     Jsonl,
+    /// The archived raw responses (request, response and metadata records) as WARC 1.1, for
+    /// web archivists' tools; gzipped record by record when the output file ends in `.gz`.
+    Warc,
 }
 
 /// `morgue bench` subcommands.

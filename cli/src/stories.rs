@@ -1,5 +1,5 @@
-//! `morgue stories`: the engine's selection of stories ([`engine::selection`]) exported as CSV or
-//! JSON lines, to standard output or to a file.
+//! `morgue stories`: the engine's selection of stories ([`engine::selection`]) exported as CSV,
+//! JSON lines or WARC ([`engine::warc`]), to standard output or to a file.
 //!
 //! A file given with `--output` is written beside its final name and renamed into place at the
 //! end: an interrupted export leaves no half-written file behind.
@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use engine::selection::{self, Export, Format, Selection};
+use engine::warc;
 use store::Archive;
 use store::stories::Filter;
 
@@ -32,18 +33,12 @@ pub(crate) async fn run(archive: &Archive, args: &StoriesArgs) -> Result<Option<
         args.one_per_cluster,
     )
     .await?;
-    let export = Export {
-        format: match args.format {
-            ExportFormat::Csv => Format::Csv,
-            ExportFormat::Jsonl => Format::Jsonl,
-        },
-        text: args.text,
-        limit: args.limit,
-    };
-    match args.output.as_deref().filter(|path| !is_dash(path)) {
+    let output = args.output.as_deref().filter(|path| !is_dash(path));
+    let gzip = output.is_some_and(|path| path.extension().is_some_and(|ext| ext == "gz"));
+    match output {
         None => {
             let mut out = std::io::stdout().lock();
-            let result = match selection::export(archive, &selection, export, &mut out).await {
+            let result = match write(archive, &selection, args, gzip, &mut out).await {
                 Ok(written) => out.flush().map(|()| written).context("cannot write the output"),
                 Err(err) => Err(err.into()),
             };
@@ -57,7 +52,7 @@ pub(crate) async fn run(archive: &Archive, args: &StoriesArgs) -> Result<Option<
             let file = File::create(&partial)
                 .with_context(|| format!("cannot create {}", partial.display()))?;
             let mut out = BufWriter::new(file);
-            let written = match selection::export(archive, &selection, export, &mut out).await {
+            let written = match write(archive, &selection, args, gzip, &mut out).await {
                 Ok(written) => written,
                 Err(err) => {
                     drop(out);
@@ -72,6 +67,64 @@ pub(crate) async fn run(archive: &Archive, args: &StoriesArgs) -> Result<Option<
             Ok(Some(written))
         }
     }
+}
+
+/// Writes the selection in the format `args` asks for; returns how many stories were written.
+async fn write(
+    archive: &Archive,
+    selection: &Selection,
+    args: &StoriesArgs,
+    gzip: bool,
+    out: &mut impl Write,
+) -> engine::Result<u64> {
+    let format = match args.format {
+        ExportFormat::Csv => Format::Csv,
+        ExportFormat::Jsonl => Format::Jsonl,
+        ExportFormat::Warc => {
+            let info = warc::Info {
+                software: format!("morgue {}", env!("CARGO_PKG_VERSION")),
+                fields: selection_fields(args),
+                taken_at: chrono::Utc::now(),
+            };
+            let written = warc::export(archive, selection, &info, args.limit, gzip, out).await?;
+            if written.skipped > 0 {
+                tracing::warn!(
+                    skipped = written.skipped,
+                    "stories without an archived response were left out of the WARC file"
+                );
+            }
+            return Ok(written.stories);
+        }
+    };
+    let export = Export { format, text: args.text, limit: args.limit };
+    selection::export(archive, selection, export, out).await
+}
+
+/// What selected the stories, as the `name: value` fields an export carries to be regenerated.
+fn selection_fields(args: &StoriesArgs) -> Vec<(String, String)> {
+    let mut fields = Vec::new();
+    if let Some(search) = &args.search {
+        fields.push(("search".to_owned(), search.clone()));
+    }
+    for source in &args.sources {
+        fields.push(("source".to_owned(), source.clone()));
+    }
+    if let Some(day) = args.since {
+        fields.push(("since".to_owned(), day.to_string()));
+    }
+    if let Some(day) = args.until {
+        fields.push(("until".to_owned(), day.to_string()));
+    }
+    if let Some(language) = &args.language {
+        fields.push(("language".to_owned(), language.clone()));
+    }
+    if args.one_per_cluster {
+        fields.push(("one-per-cluster".to_owned(), "true".to_owned()));
+    }
+    if let Some(limit) = args.limit {
+        fields.push(("limit".to_owned(), limit.to_string()));
+    }
+    fields
 }
 
 /// The engine's selection, an unknown source name said with where to look.

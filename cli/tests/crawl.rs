@@ -968,6 +968,32 @@ fn stories_export_every_story_once(setup: Setup) {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 
+    // WARC, gzipped record by record: the warcinfo record with the selection, then each story's
+    // request, response and metadata records, as another WARC reader reads them.
+    let output =
+        setup.morgue(&["stories", "--format", "warc", "--source", &source, "-o", "s.warc.gz"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let gzipped = std::fs::read(setup.dir.path().join("s.warc.gz")).unwrap();
+    let mut plain = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&gzipped[..]), &mut plain)
+        .unwrap();
+    let records: Vec<rust_warc::WarcRecord> =
+        rust_warc::WarcReader::new(&plain[..]).map(Result::unwrap).collect();
+    let of_type = |kind: &str| {
+        records.iter().filter(|r| r.header[&"WARC-Type".into()] == kind).collect::<Vec<_>>()
+    };
+    let info = String::from_utf8_lossy(&of_type("warcinfo")[0].content).into_owned();
+    assert!(info.contains(&format!("morgue-source: {source}\r\n")), "{info}");
+    assert_eq!(of_type("response").len(), of_source.len());
+    assert_eq!(of_type("request").len(), of_source.len());
+    for request in of_type("request") {
+        let text = String::from_utf8_lossy(&request.content);
+        assert!(text.starts_with("GET /") && text.contains("\r\nuser-agent: "), "{text}");
+    }
+    for response in of_type("response") {
+        assert!(response.content.starts_with(b"HTTP/1.1 200 OK\r\n"));
+    }
+
     // A source that does not exist: one line, and a failure.
     let output = setup.morgue(&["stories", "--source", "Nowhere Daily"]);
     assert!(!output.status.success());

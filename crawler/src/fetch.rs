@@ -90,6 +90,12 @@ pub struct Fetched {
     pub redirect_chain: Vec<Url>,
     /// The HTTP status of the final response.
     pub status: u16,
+    /// Its protocol version as a status line writes it (`HTTP/1.1`, `HTTP/2`).
+    pub http_version: String,
+    /// The headers this client set on the final request, in order, names lower-cased (`host`,
+    /// `user-agent`, `accept`, `accept-encoding`, the validators): what an archive's request
+    /// record shows.
+    pub request_headers: Vec<(String, String)>,
     /// Its headers, in order, names lower-cased.
     pub headers: Vec<(String, String)>,
     /// Its body, content encoding undone.
@@ -215,11 +221,19 @@ impl Fetcher {
                 .get(current.clone())
                 .header(ACCEPT, accept)
                 .header(ACCEPT_ENCODING, "gzip, deflate");
+            let mut sent = vec![
+                ("host".to_owned(), host_header(&current)),
+                ("user-agent".to_owned(), self.config.user_agent.clone()),
+                ("accept".to_owned(), accept.to_owned()),
+                ("accept-encoding".to_owned(), "gzip, deflate".to_owned()),
+            ];
             if let Some(etag) = &validators.etag {
                 request = request.header(IF_NONE_MATCH, etag);
+                sent.push(("if-none-match".to_owned(), etag.clone()));
             }
             if let Some(modified) = &validators.last_modified {
                 request = request.header(IF_MODIFIED_SINCE, modified);
+                sent.push(("if-modified-since".to_owned(), modified.clone()));
             }
             let budget = self.config.first_byte_timeout.min(remaining(deadline));
             let mut response = match tokio::time::timeout(budget, request.send()).await {
@@ -256,6 +270,7 @@ impl Fetcher {
                 continue;
             }
             let first_byte_ms = millis(started.elapsed());
+            let http_version = version_name(response.version()).to_owned();
             let headers = header_list(response.headers());
             let mut body = Vec::new();
             loop {
@@ -285,6 +300,8 @@ impl Fetcher {
                 final_url: current,
                 redirect_chain: chain,
                 status,
+                http_version,
+                request_headers: sent,
                 headers,
                 body,
                 started_at,
@@ -325,6 +342,27 @@ fn remaining(deadline: Instant) -> Duration {
 
 fn millis(elapsed: Duration) -> u64 {
     u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The `Host` header a request to `url` carries: the host, and the port when it is not the
+/// scheme's default.
+fn host_header(url: &Url) -> String {
+    let host = url.host_str().unwrap_or_default();
+    match url.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_owned(),
+    }
+}
+
+/// A protocol version as a status line writes it.
+fn version_name(version: reqwest::Version) -> &'static str {
+    match version {
+        reqwest::Version::HTTP_09 => "HTTP/0.9",
+        reqwest::Version::HTTP_10 => "HTTP/1.0",
+        reqwest::Version::HTTP_2 => "HTTP/2",
+        reqwest::Version::HTTP_3 => "HTTP/3",
+        _ => "HTTP/1.1",
+    }
 }
 
 fn header_list(headers: &HeaderMap) -> Vec<(String, String)> {

@@ -169,6 +169,16 @@ async fn conditional_get_is_answered_by_304() {
     assert_eq!((second.status, second.body.len()), (304, 0));
     let log = log.lock().unwrap();
     assert_eq!(log[1].header("if-modified-since"), Some("Tue, 03 Nov 2026 10:00:00 GMT"));
+    // What the fetch records it sent (for an archive's request record) is what the server got.
+    assert_eq!(second.http_version, "HTTP/1.1");
+    let names: Vec<&str> = second.request_headers.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["host", "user-agent", "accept", "accept-encoding", "if-none-match", "if-modified-since"]
+    );
+    for (name, value) in &second.request_headers {
+        assert_eq!(log[1].header(name), Some(value.as_str()), "{name}");
+    }
 }
 
 #[tokio::test]

@@ -10,6 +10,7 @@
 //! - [`dedup_archive`]: fuzzy dedup of the archive's new stories, links and clusters stored;
 //! - [`selection`]: filters, words, the deduplicated one-per-cluster view, pages of stories by id
 //!   with their clusters, and the CSV and JSON-lines export of them;
+//! - [`warc`]: the archived raw responses of a selection as a WARC 1.1 file;
 //! - [`progress`]: what a crawl counts, as shared counters a front end renders or exports.
 //!
 //! The engine never prints, parses arguments or reads the environment: front ends (the `morgue`
@@ -28,5 +29,6 @@ pub mod ingest;
 pub mod progress;
 pub mod reextract;
 pub mod selection;
+pub mod warc;
 
 pub use error::{Error, Result, chain};

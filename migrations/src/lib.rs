@@ -22,6 +22,7 @@ mod m0002_word_search;
 mod m0003_workers;
 mod m0004_link_explanations;
 mod m0005_refold_search_words;
+mod m0011_fetch_requests;
 
 /// The archive's migrations, in the order they apply.
 #[derive(Debug)]
@@ -36,6 +37,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0003_workers::Migration),
             Box::new(m0004_link_explanations::Migration),
             Box::new(m0005_refold_search_words::Migration),
+            Box::new(m0011_fetch_requests::Migration),
         ]
     }
 }

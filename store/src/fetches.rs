@@ -10,6 +10,7 @@ use flate2::Compression;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 use sea_orm::{ActiveValue::NotSet, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set};
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::Archive;
@@ -33,6 +34,9 @@ pub struct RawFetch {
     pub redirect_chain: Vec<String>,
     /// The HTTP status; `None` when no response arrived.
     pub status: Option<u16>,
+    /// The request that got the response, when one was sent and recorded (fetches archived before
+    /// requests were kept have none).
+    pub request: Option<SentRequest>,
     /// Response headers, in order, names lower-cased.
     pub headers: Vec<(String, String)>,
     /// The `Content-Type` header.
@@ -47,6 +51,15 @@ pub struct RawFetch {
     pub first_byte_ms: Option<u64>,
     /// Milliseconds to the end of the body.
     pub total_ms: Option<u64>,
+}
+
+/// The request behind a response, as the crawler sent it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SentRequest {
+    /// The protocol version of the response's status line (`HTTP/1.1`, `HTTP/2`).
+    pub http_version: String,
+    /// The headers the crawler set, in order, names lower-cased.
+    pub headers: Vec<(String, String)>,
 }
 
 /// A stored fetch, with its body decompressed and verified.
@@ -99,6 +112,7 @@ pub async fn insert(archive: &Archive, raw: &RawFetch) -> Result<i64> {
         started_at: Set(raw.started_at),
         first_byte_ms: Set(raw.first_byte_ms.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX))),
         total_ms: Set(raw.total_ms.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX))),
+        request: Set(raw.request.as_ref().map(|request| json::encode_capped(request, MAX_TEXT))),
     };
     let result = fetch::Entity::insert(row).exec(&archive.db).await.doing("archiving a fetch")?;
     Ok(result.last_insert_id)
@@ -135,6 +149,7 @@ fn stored(row: fetch::Model) -> Result<StoredFetch> {
         final_url: row.final_url,
         redirect_chain: json::decode(&row.redirect_chain, "redirect chain")?,
         status: row.status.and_then(|status| u16::try_from(status).ok()),
+        request: row.request.as_deref().map(|json| json::decode(json, "request")).transpose()?,
         headers: json::decode(&row.headers, "response headers")?,
         content_type: row.content_type,
         body,

@@ -1,6 +1,6 @@
 //! Raw fetches.
 
-use store::fetches::{self, RawFetch};
+use store::fetches::{self, RawFetch, SentRequest};
 use store::{Archive, Error};
 
 use store::on_both_backends;
@@ -16,6 +16,13 @@ fn raw(body: Vec<u8>) -> RawFetch {
             "https://www.daily.example/a".to_owned(),
         ],
         status: Some(200),
+        request: Some(SentRequest {
+            http_version: "HTTP/1.1".to_owned(),
+            headers: vec![
+                ("host".to_owned(), "www.daily.example".to_owned()),
+                ("if-none-match".to_owned(), "\"w\"".to_owned()),
+            ],
+        }),
         headers: vec![
             ("content-type".to_owned(), "text/html; charset=iso-8859-1".to_owned()),
             ("etag".to_owned(), "\"x\"".to_owned()),
@@ -43,6 +50,7 @@ on_both_backends! {
     async fn failed_requests_are_archived_too(archive: &Archive) {
         let mut failed = raw(Vec::new());
         failed.status = None;
+        failed.request = None;
         failed.headers.clear();
         failed.content_type = None;
         failed.error = Some("connect timeout".to_owned());

@@ -144,6 +144,7 @@ async fn check(archive: &Archive, case: usize, fields: &[String]) {
         final_url: f[20].clone(),
         redirect_chain: vec![f[21].clone()],
         status: None,
+        request: None,
         headers: vec![(f[22].clone(), f[23].clone())],
         content_type: Some(f[24].clone()),
         body: f[25].clone().into_bytes(),

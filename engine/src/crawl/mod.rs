@@ -48,7 +48,7 @@ use chrono::{DateTime, Utc};
 use crawler::client::{Client, Exchange, Journal};
 use crawler::fetch::{FetchError, Fetched};
 use store::Archive;
-use store::fetches::RawFetch;
+use store::fetches::{RawFetch, SentRequest};
 use store::sources::Source;
 use store::workers::NewWorker;
 use tokio::sync::{mpsc, oneshot, watch};
@@ -432,6 +432,10 @@ fn raw_fetch(
             final_url: fetched.final_url.to_string(),
             redirect_chain: fetched.redirect_chain.iter().map(ToString::to_string).collect(),
             status: Some(fetched.status),
+            request: Some(SentRequest {
+                http_version: fetched.http_version.clone(),
+                headers: fetched.request_headers.clone(),
+            }),
             headers: fetched.headers.clone(),
             content_type: fetched.header("content-type").map(str::to_owned),
             body: fetched.body.clone(),
@@ -447,6 +451,7 @@ fn raw_fetch(
             final_url: url.to_owned(),
             redirect_chain: Vec::new(),
             status: None,
+            request: None,
             headers: Vec::new(),
             content_type: None,
             body: Vec::new(),

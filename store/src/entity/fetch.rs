@@ -23,6 +23,7 @@ pub struct Model {
     pub started_at: DateTimeUtc,
     pub first_byte_ms: Option<i64>,
     pub total_ms: Option<i64>,
+    pub request: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
