@@ -119,6 +119,7 @@ fn evaluate(lang: &str, treebank: &str, sentences: &[Sentence]) {
     let (mut gold_token_right, mut gold_token_n) = (0_usize, 0_usize);
     let mut confusions: HashMap<(Upos, Upos), usize> = HashMap::new();
     let mut word_confusions: HashMap<(String, Upos, Upos), usize> = HashMap::new();
+    let mut spurious: HashMap<String, usize> = HashMap::new();
     tagger.tag_text("始め"); // the dictionary is loaded before the clock starts
     let started = Instant::now();
     let mut raw_words = 0;
@@ -138,6 +139,11 @@ fn evaluate(lang: &str, treebank: &str, sentences: &[Sentence]) {
             .collect();
         gold_n += sentence.words.len();
         system_n += system.len();
+        let gold_ranges: std::collections::HashSet<&Range<usize>> =
+            sentence.words.iter().map(|(r, _)| r).collect();
+        for range in system.keys().filter(|r| !gold_ranges.contains(r)) {
+            *spurious.entry(sentence.text[range.clone()].to_owned()).or_default() += 1;
+        }
         for (range, gold) in &sentence.words {
             let Some(&tag) = system.get(range) else { continue };
             aligned += 1;
@@ -191,4 +197,8 @@ fn evaluate(lang: &str, treebank: &str, sentences: &[Sentence]) {
         .map(|((form, gold, tag), n)| format!("{form} {}→{} {n}", gold.as_str(), tag.as_str()))
         .collect();
     eprintln!("{lang}: words: {}", shown.join(", "));
+    let mut spurious: Vec<_> = spurious.into_iter().collect();
+    spurious.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let shown: Vec<String> = spurious.iter().take(40).map(|(w, n)| format!("{w} {n}")).collect();
+    eprintln!("{lang}: words not in the gold segmentation: {}", shown.join(", "));
 }

@@ -18,8 +18,17 @@ pub(super) fn analyse(text: &str, out: &mut Vec<(Range<usize>, Upos)>) {
     if text.is_empty() {
         return;
     }
+    let mut previous = None;
     for tag in jieba().tag(text, true) {
-        out.push((tag.byte_start..tag.byte_end, upos(tag.word, tag.tag)));
+        let mut upos = upos(tag.word, tag.tag);
+        // 的 after a verb ends a relative clause (我买的书): UD tags it SCONJ, else PART (中国的).
+        if tag.word == "的"
+            && matches!(previous, Some(Upos::Verb | Upos::Aux | Upos::Adv | Upos::Adj))
+        {
+            upos = Upos::Sconj;
+        }
+        out.push((tag.byte_start..tag.byte_end, upos));
+        previous = Some(upos);
     }
 }
 
