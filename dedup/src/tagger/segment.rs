@@ -228,30 +228,43 @@ mod tests {
     }
 
     #[test]
-    fn japanese_words_get_their_tags() {
-        let got = words(Segmenter::Japanese, "岸田首相は3日、東京で新しい政策を発表した。");
-        let find = |w: &str| got.iter().find(|(word, _)| word == w).map(|(_, t)| *t);
-        assert_eq!(find("岸田"), Some(Upos::Propn), "{got:?}");
-        assert_eq!(find("東京"), Some(Upos::Propn), "{got:?}");
-        assert_eq!(find("3"), Some(Upos::Num), "{got:?}");
-        assert_eq!(find("政策"), Some(Upos::Noun), "{got:?}");
-        assert_eq!(find("新しい"), Some(Upos::Adj), "{got:?}");
-        assert_eq!(find("は"), Some(Upos::Adp), "{got:?}");
-        assert_eq!(find("、"), Some(Upos::Punct), "{got:?}");
-        let concatenated: String = got.iter().map(|(w, _)| w.as_str()).collect();
-        assert_eq!(concatenated, "岸田首相は3日、東京で新しい政策を発表した。");
-    }
-
-    #[test]
-    fn chinese_words_get_their_tags() {
-        let got = words(Segmenter::Chinese, "国务院总理在北京发表了3个新政策。");
-        let find = |w: &str| got.iter().find(|(word, _)| word == w).map(|(_, t)| *t);
-        assert_eq!(find("北京"), Some(Upos::Propn), "{got:?}");
-        assert_eq!(find("政策"), Some(Upos::Noun), "{got:?}");
-        assert_eq!(find("发表"), Some(Upos::Verb), "{got:?}");
-        assert_eq!(find("。"), Some(Upos::Punct), "{got:?}");
-        let concatenated: String = got.iter().map(|(w, _)| w.as_str()).collect();
-        assert_eq!(concatenated, "国务院总理在北京发表了3个新政策。");
+    fn japanese_and_chinese_words_get_their_tags() {
+        let cases = [
+            (
+                Segmenter::Japanese,
+                "岸田首相は3日、東京で新しい政策を発表した。",
+                [
+                    ("岸田", Upos::Propn),
+                    ("東京", Upos::Propn),
+                    ("3", Upos::Num),
+                    ("政策", Upos::Noun),
+                    ("新しい", Upos::Adj),
+                    ("は", Upos::Adp),
+                    ("、", Upos::Punct),
+                ]
+                .as_slice(),
+            ),
+            (
+                Segmenter::Chinese,
+                "国务院总理在北京发表了3个新政策。",
+                [
+                    ("北京", Upos::Propn),
+                    ("政策", Upos::Noun),
+                    ("发表", Upos::Verb),
+                    ("。", Upos::Punct),
+                ]
+                .as_slice(),
+            ),
+        ];
+        for (segmenter, text, expected) in cases {
+            let got = words(segmenter, text);
+            for (word, tag) in expected {
+                let found = got.iter().find(|(w, _)| w == word).map(|(_, t)| *t);
+                assert_eq!(found, Some(*tag), "{word} in {got:?}");
+            }
+            let concatenated: String = got.iter().map(|(w, _)| w.as_str()).collect();
+            assert_eq!(concatenated, text);
+        }
     }
 
     #[test]
