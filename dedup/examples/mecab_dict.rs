@@ -8,7 +8,10 @@
 //! ```
 //!
 //! The source folder holds the lexicon (`*.csv`), `matrix.def`, `char.def` and `unk.def`, in
-//! EUC-JP as IPADIC ships them (`--utf8` if they are already UTF-8). Each lexicon entry keeps its
+//! EUC-JP as IPADIC ships them (`--utf8` if they are already UTF-8, as those that
+//! `dedup/tools/decode_mecab_dic.py` writes from mecab-ko-dic's compiled files are:
+//! `python3 dedup/tools/decode_mecab_dic.py DICDIR /tmp/ko && cargo run --release -p dedup
+//! --example mecab_dict -- /tmp/ko dedup/models/ko/mecab-ko-dic.dic.gz --utf8`). Each lexicon entry keeps its
 //! surface, connection ids and cost, and of its features only what the tagger reads: the three
 //! part-of-speech fields and, except for nouns, the base form (`する`, `ある`: auxiliaries by
 //! their lemma). Readings and conjugation forms are dropped, which makes the dictionary about
@@ -116,10 +119,26 @@ fn convert(source: &Path, out: &Path, utf8: bool) -> Result<(), String> {
 }
 
 /// The entry with its first four fields (surface, left id, right id, cost), its first three
-/// part-of-speech fields and, unless it is a noun, its base form (the seventh feature).
-/// MeCab's source dictionaries quote no fields, so a comma always separates.
+/// part-of-speech fields and, unless it is a noun, its seventh feature (IPADIC's base form,
+/// mecab-ko-dic's last part of speech). Only the surface may be quoted (`","` in
+/// mecab-ko-dic); a comma separates every other field.
 fn trim_entry(line: &str, fixed: usize) -> Option<String> {
-    let fields: Vec<&str> = line.split(',').collect();
+    let (surface, rest) = match line.strip_prefix('"') {
+        Some(quoted) => {
+            let mut end = 0;
+            let bytes = quoted.as_bytes();
+            loop {
+                let at = end + quoted[end..].find('"')?;
+                if bytes.get(at + 1) == Some(&b'"') {
+                    end = at + 2;
+                } else {
+                    break (&line[..at + 2], quoted[at + 1..].strip_prefix(',')?);
+                }
+            }
+        }
+        None => line.split_once(',')?,
+    };
+    let fields: Vec<&str> = std::iter::once(surface).chain(rest.split(',')).collect();
     if fields.len() < fixed + 3 {
         return None;
     }
