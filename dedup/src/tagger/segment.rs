@@ -223,8 +223,9 @@ mod tests {
         let text = format!("a{}", "東".repeat(2_500));
         let parts = pieces(&text);
         assert_eq!(parts, [0..2_998, 2_998..5_998, 5_998..7_501]);
-        assert_eq!(pieces("abc"), [0..3]);
-        assert_eq!(pieces(""), [0..0]);
+        let whole = Range { start: 0, end: 3 };
+        assert_eq!(pieces("abc"), vec![whole]);
+        assert_eq!(pieces(""), vec![Range { start: 0, end: 0 }]);
     }
 
     #[test]
