@@ -1,6 +1,8 @@
 //! Runs the `morgue` binary the way people do, in a temporary working directory.
 
 mod archive;
+// Japanese and Chinese: tagging, extraction, title keys and dedup.
+mod cjk;
 // `morgue crawl` and `morgue sources` against the test web.
 mod crawl;
 // `morgue dedup`: a researcher's JSON-lines corpus, line for line.

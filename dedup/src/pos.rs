@@ -4,12 +4,13 @@
 //! tagger's [`is_content`]), the words that say what a story is about; determiners, pronouns,
 //! adpositions, auxiliaries, adjectives and punctuation are left out. Text is cut into tokens
 //! and sentences by the tagger's own tokenizer and tagged by [`Tagger::for_language`]: a trained
-//! model for da, de, en, es, fr, nl and pt, the tagger's rule-based fallback for any other
-//! language or when the language is unknown.
+//! model for da, de, en, es, fr, id, it, nl, pt, ru and tr; Japanese and Chinese text is
+//! segmented and tagged by a dictionary ([`Tagger::tag_sentences`]); the tagger's rule-based
+//! fallback for any other language or when the language is unknown.
 
 #[cfg(test)]
 use crate::tagger::is_content;
-use crate::tagger::{Tagger, Upos, sentences, tokenize};
+use crate::tagger::{Tagger, Upos};
 
 /// Calls `keep` with each content token of `text`, tagging at most `budget` tokens (whole
 /// sentences, the last one cut); returns how many tokens were tagged.
@@ -35,15 +36,9 @@ pub(crate) fn tag_sentences<'t>(
     language: Option<&str>,
     text: &'t str,
     budget: usize,
-    mut visit: impl FnMut(&[&'t str], &[Upos]),
+    visit: impl FnMut(&[&'t str], &[Upos]),
 ) -> usize {
-    let tagger = Tagger::for_language(language.unwrap_or("und"));
-    let tokens = tokenize(text);
-    let tokens = &tokens[..tokens.len().min(budget)];
-    for sentence in sentences(tokens) {
-        visit(sentence, &tagger.tag(sentence));
-    }
-    tokens.len()
+    Tagger::for_language(language.unwrap_or("und")).tag_sentences(text, budget, visit)
 }
 
 #[cfg(test)]

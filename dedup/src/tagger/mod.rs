@@ -39,6 +39,7 @@ mod features;
 mod heuristic;
 mod lexicon;
 mod model;
+mod segment;
 mod tokenize;
 pub mod train;
 mod upos;
@@ -67,10 +68,13 @@ const MODELS: [(&str, &[u8]); 11] = [
 /// The models, each read from its file the first time it is asked for.
 static LOADED: [OnceLock<Arc<Model>>; 11] = [const { OnceLock::new() }; 11];
 
-/// The ISO 639-1 codes of the languages that have a model.
+/// The ISO 639-1 codes of the languages that have a model or a segmenting dictionary.
 pub fn languages() -> impl Iterator<Item = &'static str> {
-    MODELS.iter().map(|(code, _)| *code)
+    MODELS.iter().map(|(code, _)| *code).chain(SEGMENTED)
 }
+
+/// The languages written without spaces that a dictionary segments and tags (`segment.rs`).
+const SEGMENTED: [&str; 2] = ["ja", "zh"];
 
 /// How a tagger tags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +83,8 @@ pub enum Method {
     Model,
     /// The rule-based fallback for languages without a model.
     Heuristic,
+    /// A dictionary that segments the text and tags the words (Japanese, Chinese).
+    Dictionary,
 }
 
 /// Tags sentences of one language. Cheap to clone; models are shared.
@@ -86,11 +92,13 @@ pub enum Method {
 pub struct Tagger {
     language: String,
     model: Option<Arc<Model>>,
+    segmenter: Option<segment::Segmenter>,
 }
 
 impl Tagger {
     /// The tagger for an ISO 639-1 language code (`da`, `de`, `en`, `es`, `fr`, `id`, `it`,
-    /// `nl`, `pt`, `ru`, `tr` have models; case and a region suffix such as `pt-BR` are ignored). Any other code gets the
+    /// `nl`, `pt`, `ru`, `tr` have models, `ja` and `zh` segmenting dictionaries; case and a
+    /// region suffix such as `pt-BR` or `zh-Hant` are ignored). Any other code gets the
     /// rule-based fallback.
     pub fn for_language(code: &str) -> Tagger {
         let language = code.split(['-', '_']).next().unwrap_or_default().to_lowercase();
@@ -102,17 +110,22 @@ impl Tagger {
                 })
                 .clone()
         });
-        Tagger { language, model }
+        let segmenter = segment::Segmenter::for_language(&language);
+        Tagger { language, model, segmenter }
     }
 
     /// A tagger using `model`, for example one just trained.
     pub fn with_model(model: Model) -> Tagger {
-        Tagger { language: model.language().to_owned(), model: Some(Arc::new(model)) }
+        Tagger {
+            language: model.language().to_owned(),
+            model: Some(Arc::new(model)),
+            segmenter: None,
+        }
     }
 
     /// The rule-based fallback for `language`, even where a model exists.
     pub fn heuristic(language: &str) -> Tagger {
-        Tagger { language: language.to_lowercase(), model: None }
+        Tagger { language: language.to_lowercase(), model: None, segmenter: None }
     }
 
     /// The language code the tagger was made for, lowercase.
@@ -120,9 +133,15 @@ impl Tagger {
         &self.language
     }
 
-    /// Whether a model or the fallback tags.
+    /// Whether a model, a segmenting dictionary or the fallback tags.
     pub fn method(&self) -> Method {
-        if self.model.is_some() { Method::Model } else { Method::Heuristic }
+        if self.model.is_some() {
+            Method::Model
+        } else if self.segmenter.is_some() {
+            Method::Dictionary
+        } else {
+            Method::Heuristic
+        }
     }
 
     /// The model, if there is one.
@@ -130,23 +149,70 @@ impl Tagger {
         self.model.as_deref()
     }
 
-    /// One tag per token of one sentence. Any tokens, even empty ones, get a tag.
+    /// One tag per token of one sentence. Any tokens, even empty ones, get a tag. A
+    /// segmenting dictionary analyses the tokens as one sentence, and each token gets the tag
+    /// of the first content word it overlaps, else of the first word.
     pub fn tag(&self, tokens: &[&str]) -> Vec<Upos> {
-        match &self.model {
-            Some(model) => model.tag(tokens),
-            None => heuristic::tag(&self.language, tokens),
+        match (&self.model, self.segmenter) {
+            (Some(model), _) => model.tag(tokens),
+            (None, Some(segmenter)) => segmenter.tag_tokens(tokens),
+            (None, None) => heuristic::tag(&self.language, tokens),
         }
     }
 
     /// Tokenizes raw text, splits it into sentences and tags them: every token with its tag,
     /// in order.
     pub fn tag_text<'a>(&self, text: &'a str) -> Vec<(&'a str, Upos)> {
-        let tokens = tokenize(text);
-        let mut out = Vec::with_capacity(tokens.len());
-        for sentence in sentences(&tokens) {
-            out.extend(sentence.iter().copied().zip(self.tag(sentence)));
-        }
+        let mut out = Vec::new();
+        self.tag_sentences(text, usize::MAX, |tokens, tags| {
+            out.extend(tokens.iter().copied().zip(tags.iter().copied()));
+        });
         out
+    }
+
+    /// Cuts raw text into tokens and sentences the language's way (the tokenizer, or a
+    /// segmenting dictionary for Japanese and Chinese), tags at most `budget` tokens (whole
+    /// sentences, the last one cut) and calls `visit` with each sentence's tokens and tags;
+    /// returns how many tokens were tagged.
+    pub fn tag_sentences<'a>(
+        &self,
+        text: &'a str,
+        budget: usize,
+        mut visit: impl FnMut(&[&'a str], &[Upos]),
+    ) -> usize {
+        let Some(segmenter) = self.segmenter else {
+            let tokens = tokenize(text);
+            let tokens = &tokens[..tokens.len().min(budget)];
+            for sentence in sentences(tokens) {
+                visit(sentence, &self.tag(sentence));
+            }
+            return tokens.len();
+        };
+        let mut tagged = 0;
+        let mut words = Vec::new();
+        let mut tokens = Vec::new();
+        let mut tags = Vec::new();
+        for range in segment::sentences(text) {
+            if tagged >= budget {
+                break;
+            }
+            let sentence = &text[range];
+            words.clear();
+            segmenter.analyse(sentence, &mut words);
+            words.truncate(budget - tagged);
+            if words.is_empty() {
+                continue;
+            }
+            tokens.clear();
+            tags.clear();
+            for (word, tag) in words.drain(..) {
+                tokens.push(&sentence[word]);
+                tags.push(tag);
+            }
+            tagged += tokens.len();
+            visit(&tokens, &tags);
+        }
+        tagged
     }
 }
 

@@ -18,7 +18,61 @@ fn every_shipped_model_loads_and_tags() {
         assert_eq!(tagger.model().map(Model::language), Some(code));
         assert_eq!(tagger.tag(&["2024", "."]).len(), 2);
     }
-    assert_eq!(languages().count(), 11);
+    for code in ["ja", "zh", "ZH-hant"] {
+        let tagger = Tagger::for_language(code);
+        assert_eq!(tagger.method(), Method::Dictionary, "{code}");
+        assert_eq!(tagger.tag(&["2024", "."]), [Upos::Num, Upos::Punct], "{code}");
+    }
+    assert_eq!(languages().count(), 13);
+}
+
+#[test]
+fn japanese_and_chinese_text_is_segmented_into_words() {
+    let ja = Tagger::for_language("ja")
+        .tag_text("政府は新しい法律を発表した。東京で 3人が参加しました！");
+    let words: Vec<&str> = ja.iter().map(|(word, _)| *word).collect();
+    assert_eq!(
+        words,
+        [
+            "政府",
+            "は",
+            "新しい",
+            "法律",
+            "を",
+            "発表",
+            "し",
+            "た",
+            "。",
+            "東京",
+            "で",
+            "3",
+            "人",
+            "が",
+            "参加",
+            "し",
+            "まし",
+            "た",
+            "！"
+        ]
+    );
+    let tags: Vec<&str> = ja.iter().map(|(_, tag)| tag.as_str()).collect();
+    assert_eq!(
+        tags.join(" "),
+        "NOUN ADP ADJ NOUN ADP VERB AUX AUX PUNCT PROPN ADP NUM NOUN ADP VERB AUX AUX AUX PUNCT"
+    );
+    let zh = Tagger::for_language("zh").tag_text("国务院在北京发表了新政策。");
+    let content: Vec<&str> =
+        zh.iter().filter(|(_, tag)| is_content(*tag)).map(|(word, _)| *word).collect();
+    assert_eq!(content, ["国务院", "北京", "发表", "政策"], "{zh:?}");
+
+    // A budget cuts the last sentence.
+    let mut seen = Vec::new();
+    let tagged = Tagger::for_language("ja").tag_sentences(
+        "東京は晴れ。大阪は雨。",
+        5,
+        |tokens, _| seen.push(tokens.len()),
+    );
+    assert_eq!((tagged, seen), (5, vec![4, 1]));
 }
 
 #[test]
@@ -158,6 +212,14 @@ fn a_megabyte_token_is_tagged_in_linear_time() {
         assert_eq!(tagger.tag(&[&long, &long]).len(), 2);
         assert_eq!(tagger.tag_text(&text).len(), 3);
     }
+    let kanji = "東京大阪".repeat(1 << 16);
+    for tagger in [Tagger::for_language("ja"), Tagger::for_language("zh")] {
+        assert_eq!(tagger.tag(&[&long, &kanji]).len(), 2);
+        let joined: String = tagger.tag_text(&text).into_iter().map(|(word, _)| word).collect();
+        assert_eq!(joined.len(), text.len() - 1);
+        let words = tagger.tag_text(&kanji);
+        assert!(words.len() >= 1 << 17, "{}", words.len());
+    }
 }
 
 proptest! {
@@ -180,5 +242,20 @@ proptest! {
         prop_assert!(tokens.iter().all(|token| !token.is_empty()));
         let tagged = Tagger::for_language("de").tag_text(&text);
         prop_assert_eq!(tagged.len(), tokens.len());
+    }
+
+    #[test]
+    fn segmented_words_are_the_text_without_white_space(
+        text in "[\\p{Han}\\p{Hiragana}\\p{Katakana}a-z0-9 、。！？「」\\n]{0,40}|\\PC{0,40}",
+        language in "ja|zh",
+    ) {
+        let tagger = Tagger::for_language(&language);
+        let words = tagger.tag_text(&text);
+        prop_assert!(words.iter().all(|(word, _)| !word.is_empty() && word.trim() == *word));
+        let joined: String = words.iter().map(|(word, _)| *word).collect::<String>().split(char::is_whitespace).collect();
+        let expected: String = text.split(char::is_whitespace).collect();
+        prop_assert_eq!(joined, expected);
+        let tokens: Vec<&str> = words.iter().map(|(word, _)| *word).collect();
+        prop_assert_eq!(tagger.tag(&tokens).len(), tokens.len());
     }
 }

@@ -1,0 +1,207 @@
+//! Measures the segmenting taggers (Japanese, Chinese) against Universal Dependencies
+//! treebanks: segmentation F1, UPOS accuracy on the words whose boundaries agree with the
+//! gold ones, content-class precision and recall on those words, tagging of gold tokens, and
+//! speed on raw text.
+//!
+//! ```sh
+//! cargo run --release -p dedup --example segment_eval -- ../shared/data/ud
+//! ```
+//!
+//! Reads the dev and test files of UD_Japanese-GSD and UD_Chinese-GSDSimp, each measured
+//! apart: the dictionaries are not trained on them, and the tag mappings were adjusted by
+//! looking at the dev files' confusions only, so the test rows are the results. Each sentence's raw text is its `# text =`
+//! comment; gold words are placed in it in order. Prints a Markdown row per treebank; the
+//! most frequent confusions go to standard error.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use dedup::tagger::conllu::{self, Line};
+use dedup::tagger::{Tagger, Upos, is_content};
+
+struct Sentence {
+    text: String,
+    words: Vec<(Range<usize>, Upos)>,
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(ud) = args.first() else {
+        eprintln!("usage: segment_eval /path/to/ud");
+        return ExitCode::FAILURE;
+    };
+    println!(
+        "| lang | treebank | gold words | seg P | seg R | seg F1 | UPOS aligned | UPOS F1 | content P | content R | UPOS gold tokens | words/s raw |"
+    );
+    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (lang, folder, prefix) in
+        [("ja", "UD_Japanese-GSD", "ja_gsd"), ("zh", "UD_Chinese-GSDSimp", "zh_gsdsimp")]
+    {
+        for split in ["dev", "test"] {
+            let path = Path::new(ud).join(folder).join(format!("{prefix}-ud-{split}.conllu"));
+            match read(&path) {
+                Ok(sentences) => evaluate(lang, &format!("{folder} {split}"), &sentences),
+                Err(err) => {
+                    eprintln!("error: {}: {err}", path.display());
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// The sentences of a CoNLL-U file whose gold words can be placed in their text.
+fn read(path: &Path) -> Result<Vec<Sentence>, String> {
+    let data = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut forms: Vec<(String, Upos)> = Vec::new();
+    let mut skipped = 0;
+    for line in data.lines().chain(std::iter::once("")) {
+        match conllu::parse_line(line).map_err(|e| e.to_string())? {
+            Line::Comment(comment) => {
+                if let Some(t) = comment.strip_prefix(" text = ") {
+                    t.clone_into(&mut text);
+                }
+            }
+            Line::Word(fields) => {
+                let tag = fields.upos().parse().map_err(|e| format!("{e:?}"))?;
+                forms.push((fields.form().to_owned(), tag));
+            }
+            Line::Blank => {
+                if !forms.is_empty() {
+                    match place(&text, &forms) {
+                        Some(words) => out.push(Sentence { text: text.clone(), words }),
+                        None => skipped += 1,
+                    }
+                }
+                forms.clear();
+                text.clear();
+            }
+            Line::Range { .. } | Line::Empty(_) => {}
+        }
+    }
+    if skipped > 0 {
+        eprintln!(
+            "{}: {skipped} sentences whose words are not their text, left out",
+            path.display()
+        );
+    }
+    Ok(out)
+}
+
+/// The byte ranges of `forms` in `text`, in order, white space between them skipped.
+fn place(text: &str, forms: &[(String, Upos)]) -> Option<Vec<(Range<usize>, Upos)>> {
+    let mut at = 0;
+    let mut out = Vec::with_capacity(forms.len());
+    for (form, tag) in forms {
+        let rest = &text[at..];
+        let skipped = rest.len() - rest.trim_start().len();
+        at += skipped;
+        if !text[at..].starts_with(form.as_str()) {
+            return None;
+        }
+        out.push((at..at + form.len(), *tag));
+        at += form.len();
+    }
+    Some(out)
+}
+
+fn evaluate(lang: &str, treebank: &str, sentences: &[Sentence]) {
+    let tagger = Tagger::for_language(lang);
+    let (mut gold_n, mut system_n, mut aligned, mut right) = (0_usize, 0_usize, 0_usize, 0_usize);
+    let (mut tp, mut fp, mut fneg) = (0_usize, 0_usize, 0_usize);
+    let (mut gold_token_right, mut gold_token_n) = (0_usize, 0_usize);
+    let mut confusions: HashMap<(Upos, Upos), usize> = HashMap::new();
+    let mut word_confusions: HashMap<(String, Upos, Upos), usize> = HashMap::new();
+    let mut spurious: HashMap<String, usize> = HashMap::new();
+    // The dictionary is loaded before the speed is measured.
+    let started = Instant::now();
+    tagger.tag_text("始め");
+    eprintln!("{lang}: dictionary loaded in {:.2} s", started.elapsed().as_secs_f64());
+    let started = Instant::now();
+    let mut raw_words = 0;
+    for sentence in sentences {
+        raw_words += tagger.tag_text(&sentence.text).len();
+    }
+    let speed = raw_words as f64 / started.elapsed().as_secs_f64();
+    for sentence in sentences {
+        let base = sentence.text.as_ptr() as usize;
+        let system: HashMap<Range<usize>, Upos> = tagger
+            .tag_text(&sentence.text)
+            .into_iter()
+            .map(|(word, tag)| {
+                let start = word.as_ptr() as usize - base;
+                (start..start + word.len(), tag)
+            })
+            .collect();
+        gold_n += sentence.words.len();
+        system_n += system.len();
+        let gold_ranges: std::collections::HashSet<&Range<usize>> =
+            sentence.words.iter().map(|(r, _)| r).collect();
+        for range in system.keys().filter(|r| !gold_ranges.contains(r)) {
+            *spurious.entry(sentence.text[range.clone()].to_owned()).or_default() += 1;
+        }
+        for (range, gold) in &sentence.words {
+            let Some(&tag) = system.get(range) else { continue };
+            aligned += 1;
+            if tag == *gold {
+                right += 1;
+            } else {
+                *confusions.entry((*gold, tag)).or_default() += 1;
+                let form = sentence.text[range.clone()].to_owned();
+                *word_confusions.entry((form, *gold, tag)).or_default() += 1;
+            }
+            match (is_content(*gold), is_content(tag)) {
+                (true, true) => tp += 1,
+                (false, true) => fp += 1,
+                (true, false) => fneg += 1,
+                (false, false) => {}
+            }
+        }
+        let tokens: Vec<&str> =
+            sentence.words.iter().map(|(r, _)| &sentence.text[r.clone()]).collect();
+        for (tag, (_, gold)) in tagger.tag(&tokens).into_iter().zip(&sentence.words) {
+            gold_token_n += 1;
+            gold_token_right += usize::from(tag == *gold);
+        }
+    }
+    let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
+    let (p, r) = (pct(aligned, system_n), pct(aligned, gold_n));
+    println!(
+        "| {lang} | {treebank} | {gold_n} | {p:.2}% | {r:.2}% | {:.2}% | **{:.2}%** | {:.2}% | {:.2}% | {:.2}% | {:.2}% | {:.0} |",
+        2.0 * p * r / (p + r),
+        pct(right, aligned),
+        2.0 * pct(right, system_n) * pct(right, gold_n)
+            / (pct(right, system_n) + pct(right, gold_n)),
+        pct(tp, tp + fp),
+        pct(tp, tp + fneg),
+        pct(gold_token_right, gold_token_n),
+        speed,
+    );
+    let mut confusions: Vec<_> = confusions.into_iter().collect();
+    confusions.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let shown: Vec<String> = confusions
+        .iter()
+        .take(12)
+        .map(|((gold, tag), n)| format!("{}→{} {n}", gold.as_str(), tag.as_str()))
+        .collect();
+    eprintln!("{lang}: confusions (gold→tagged): {}", shown.join(", "));
+    let mut words: Vec<_> = word_confusions.into_iter().collect();
+    words.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let shown: Vec<String> = words
+        .iter()
+        .take(40)
+        .map(|((form, gold, tag), n)| format!("{form} {}→{} {n}", gold.as_str(), tag.as_str()))
+        .collect();
+    eprintln!("{lang}: words: {}", shown.join(", "));
+    let mut spurious: Vec<_> = spurious.into_iter().collect();
+    spurious.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let shown: Vec<String> = spurious.iter().take(40).map(|(w, n)| format!("{w} {n}")).collect();
+    eprintln!("{lang}: words not in the gold segmentation: {}", shown.join(", "));
+}
