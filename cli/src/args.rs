@@ -174,9 +174,17 @@ pub(crate) struct DedupArgs {
 /// `morgue stories` flags.
 #[derive(Debug, Clone, PartialEq, clap::Args)]
 pub(crate) struct StoriesArgs {
+    /// Only stories this query matches: words (all of them), "exact phrases", OR, AND, NOT or
+    /// -word, (parentheses), prefix*, and the fields title:, source:, collection:, lang:; case
+    /// and diacritics do not matter (`malmo` finds Malmö). See docs/research.md.
+    #[arg(value_name = "QUERY", conflicts_with = "search")]
+    pub(crate) query: Option<String>,
     /// Only stories of this source, by name; repeat for several.
     #[arg(long = "source", value_name = "NAME")]
     pub(crate) sources: Vec<String>,
+    /// Only stories of the sources of this collection, by name; repeat for several (any of them).
+    #[arg(long = "collection", value_name = "NAME")]
+    pub(crate) collections: Vec<String>,
     /// Only stories published on this day or later (YYYY-MM-DD, the source's calendar day).
     /// Stories without a publication date are left out when --since or --until is given.
     #[arg(long, value_name = "DAY", value_parser = parse_day)]
@@ -187,9 +195,8 @@ pub(crate) struct StoriesArgs {
     /// Only stories in this language (ISO 639-1, e.g. en).
     #[arg(long, value_name = "CODE")]
     pub(crate) language: Option<String>,
-    /// Only stories whose title or text has every one of these words, in any case and with or
-    /// without diacritics (`malmo` finds Malmö).
-    #[arg(long, value_name = "WORDS")]
+    /// The same as QUERY (kept for scripts written before the query language).
+    #[arg(long, value_name = "QUERY")]
     pub(crate) search: Option<String>,
     /// The deduplicated view: one row per story cluster (its representative) and the stories in
     /// no cluster.

@@ -6,9 +6,10 @@
 //!   by name; `since` and `until`, days; `language`; `q`, words; `one_per_cluster`; `text`), a
 //!   page at a time: `limit` (1 to 500, default 50) rows after the story `after` (default 0).
 //!   Answers `{"stories": [...], "next": ID}`: ask again with `after=ID` for more; `next` is null
-//!   at the end. Words are looked up in the archive's word index. A page reads at most
-//!   [`SCAN_BUDGET`] of the stories the filters and the index select, so a page whose candidates
-//!   the deduplicated view mostly drops still answers quickly, with fewer rows and a `next`.
+//!   at the end. `q` is the query language (`store::query`); `collection`, repeatable, by name.
+//!   The archive's indexes select the page, the deduplicated view included, so pages are full;
+//!   only the candidates of phrases and `title:` are checked one by one, and after
+//!   [`SCAN_BUDGET`] of them rejected a page ends early, with fewer rows and a `next`.
 //! - `/api/stories/{id}`: one story with its text, every URL it was seen at, its duplicate links
 //!   (method, scores, thresholds, and why in words) and its cluster.
 //! - `/api/sources`: the sources.
@@ -45,7 +46,7 @@ use engine::selection::{Selected, Selection};
 const DEFAULT_LIMIT: u64 = 50;
 /// The most rows a page may ask for.
 const MAX_LIMIT: u64 = 500;
-/// The most stories one page reads from the archive while looking for matches.
+/// The most candidates of a phrase or `title:` query one page rejects before it answers.
 const SCAN_BUDGET: u64 = 20_000;
 /// How long a client may take to send a request's headers, so that idle or slow connections
 /// cannot pile up.
@@ -237,13 +238,18 @@ async fn select(
     let sources: Vec<String> =
         params.all("source").filter(|s| !s.is_empty()).map(str::to_owned).collect();
     let search = params.one("q").filter(|q| !q.trim().is_empty());
-    let selection =
-        Selection::new(archive, &sources, filter, search, params.flag("one_per_cluster")?)
-            .await
-            .map_err(|err| match err {
-                engine::Error::UnknownSource { .. } => Problem::bad(err.to_string()),
-                err => Problem::internal(&err.into()),
-            })?;
+    let collections: Vec<String> =
+        params.all("collection").filter(|s| !s.is_empty()).map(str::to_owned).collect();
+    let selection = Selection::new(
+        archive,
+        &sources,
+        &collections,
+        filter,
+        search,
+        params.flag("one_per_cluster")?,
+    )
+    .await
+    .map_err(engine_problem)?;
     let limit = params.number("limit")?.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(Problem::bad(format!("limit must be 1 to {MAX_LIMIT}")));
@@ -255,6 +261,16 @@ async fn select(
         .await
         .map_err(|err| Problem::internal(&err.into()))?;
     Ok((selection, Page { stories, next }))
+}
+
+/// An engine error as an answer: 400 for what the caller asked wrongly (a query that does not
+/// parse, an unknown name), 500 for the rest.
+fn engine_problem(err: engine::Error) -> Problem {
+    if err.is_bad_request() {
+        Problem::bad(err.to_string())
+    } else {
+        Problem::internal(&err.into())
+    }
 }
 
 /// What every answer says of a story.

@@ -8,7 +8,7 @@ use std::fs::File;
 use std::io::{BufWriter, ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use engine::selection::{self, Export, Format, Selection};
 use store::Archive;
 use store::stories::Filter;
@@ -22,13 +22,14 @@ pub(crate) async fn run(archive: &Archive, args: &StoriesArgs) -> Result<Option<
     let selection = select(
         archive,
         &args.sources,
+        &args.collections,
         Filter {
             from_day: args.since,
             to_day: args.until,
             language: args.language.clone(),
             ..Filter::default()
         },
-        args.search.as_deref(),
+        args.query.as_deref().or(args.search.as_deref()),
         args.one_per_cluster,
     )
     .await?;
@@ -78,16 +79,27 @@ pub(crate) async fn run(archive: &Archive, args: &StoriesArgs) -> Result<Option<
 pub(crate) async fn select(
     archive: &Archive,
     sources: &[String],
+    collections: &[String],
     filter: Filter,
     search: Option<&str>,
     one_per_cluster: bool,
 ) -> Result<Selection> {
-    match Selection::new(archive, sources, filter, search, one_per_cluster).await {
+    match Selection::new(archive, sources, collections, filter, search, one_per_cluster).await {
         Ok(selection) => Ok(selection),
-        Err(engine::Error::UnknownSource { name }) => {
-            bail!("no source named {name:?} (see `morgue sources list`)")
+        Err(err) => Err(explained(err)),
+    }
+}
+
+/// An engine error, with where to look when it names something the archive does not have.
+pub(crate) fn explained(err: engine::Error) -> anyhow::Error {
+    match err {
+        engine::Error::UnknownSource { name } => {
+            anyhow::anyhow!("no source named {name:?} (see `morgue sources list`)")
         }
-        Err(err) => Err(err.into()),
+        engine::Error::UnknownName { .. } => {
+            anyhow::anyhow!("{err} (see `morgue sources list` and `morgue collections list`)")
+        }
+        err => err.into(),
     }
 }
 

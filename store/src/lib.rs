@@ -11,6 +11,8 @@
 //! - [`stories`]: extracted stories and every URL variant seen for each;
 //! - [`search`]: the words each story is found by, and the index over them;
 //! - [`query`]: the researchers' query language, parsed (words, phrases, `OR`, `NOT`, fields);
+//! - [`matching`]: running a query over each backend's index, the same stories on both;
+//! - [`collections`]: named groups of sources, which queries and counts filter by;
 //! - [`merge`]: exact-match merging by lossy URL and by source, day and normalized title;
 //! - [`sentences`]: which story first had each sentence, per source and week;
 //! - [`signatures`]: each story's fuzzy-dedup signals, for comparing later batches;
@@ -39,10 +41,12 @@ mod error;
 mod json;
 
 pub mod clusters;
+pub mod collections;
 pub mod duplicates;
 pub mod feeds;
 pub mod fetches;
 pub mod frontier;
+pub mod matching;
 pub mod merge;
 pub mod query;
 pub mod search;

@@ -12,12 +12,13 @@ use sea_orm::{
     QueryOrder, QuerySelect, Set,
 };
 
-use sea_orm::sea_query::Expr;
+use sea_orm::sea_query::{Expr, ExprTrait};
 
 use crate::Archive;
 use crate::entity::{removed_sentence, story, story_url};
 use crate::error::{Context as _, Error, Result};
 use crate::json;
+use crate::matching::Matcher;
 use crate::search;
 use crate::sources::inserted_row;
 use crate::text::{self, line_opt, line_owned, long_owned};
@@ -241,6 +242,7 @@ pub async fn insert(archive: &Archive, new: &NewStory) -> Result<Inserted> {
         provenance: Set(json::encode(&new.provenance)),
         extractor_version: Set(new.extractor_version.clone()),
         created_at: Set(Utc::now()),
+        cluster_representative: Set(None),
     };
     let result = story::Entity::insert(row)
         .on_conflict_do_nothing_on([story::Column::LossyUrl])
@@ -550,7 +552,7 @@ pub async fn title_match(
 }
 
 /// Which stories [`page`] returns. Empty and `None` fields do not filter.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Filter {
     /// Only stories of these sources.
     pub source_ids: Vec<i64>,
@@ -561,10 +563,13 @@ pub struct Filter {
     pub to_day: Option<NaiveDate>,
     /// Only stories in this language (as the extractor names it: ISO 639-1, `en`).
     pub language: Option<String>,
-    /// Only stories whose title or searchable text has every one of these words (folded, as
-    /// [`search::words`] gives them), and the stories whose words are not written yet (see
-    /// [`search`]): check with [`search::has_words`] where that matters.
-    pub words: Vec<String>,
+    /// Only stories this query may match: a superset when the query has phrases or `title:`, or
+    /// while some stories' words are not written yet (see [`search`]); check each with
+    /// [`Matcher::matches`] where that matters.
+    pub query: Option<Matcher>,
+    /// The deduplicated view: only the stories in no cluster and each cluster's representative
+    /// (`stories.cluster_representative`, indexed, so a folded page reads only what it returns).
+    pub one_per_cluster: bool,
 }
 
 /// Up to `limit` stories that `filter` selects with ids above `after`, by id: an export reads the
@@ -588,10 +593,13 @@ pub async fn page(
     if let Some(language) = &filter.language {
         query = query.filter(story::Column::Language.eq(text::line(language).as_ref()));
     }
-    if !filter.words.is_empty() {
+    if let Some(matcher) = &filter.query {
         let backend = archive.db.get_database_backend();
         let unindexed = search::any_missing(&archive.db).await?;
-        query = query.filter(search::condition(backend, &filter.words, unindexed));
+        query = query.filter(matcher.condition(backend, unindexed).0);
+    }
+    if filter.one_per_cluster {
+        query = query.filter(representatives());
     }
     query
         .order_by_asc(story::Column::Id)
@@ -602,6 +610,14 @@ pub async fn page(
         .into_iter()
         .map(Story::try_from)
         .collect()
+}
+
+/// The stories the deduplicated view keeps: those in no cluster, and each cluster's representative.
+pub(crate) fn representatives() -> sea_orm::sea_query::Condition {
+    sea_orm::sea_query::Condition::any().add(story::Column::ClusterRepresentative.is_null()).add(
+        Expr::col((story::Entity, story::Column::ClusterRepresentative))
+            .equals((story::Entity, story::Column::Id)),
+    )
 }
 
 /// How many stories the archive holds.

@@ -11,6 +11,8 @@ mod fetches;
 // Exact-match merging by lossy URL and title.
 mod frontier;
 mod merge;
+// The query language run on each backend's index.
+mod query;
 mod sentences;
 mod signatures;
 mod sources;
