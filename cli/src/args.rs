@@ -44,6 +44,10 @@ pub(crate) enum Command {
     /// Add, import and list media sources.
     #[command(subcommand)]
     Sources(SourcesCommand),
+    /// Named groups of sources (a country's national press, a region's local news), which
+    /// queries (`collection:NAME`), `--collection` and counts filter by.
+    #[command(subcommand)]
+    Collections(CollectionsCommand),
     /// Find the feeds and sitemaps of sources (those never searched, or the ones named).
     Discover {
         /// Sources to search again, by name; with none, every source never searched.
@@ -270,13 +274,46 @@ pub(crate) enum SourcesCommand {
         feeds: Vec<String>,
     },
     /// Import sources from a CSV file with a header row: name, homepage, and optionally
-    /// timezone and feeds (several URLs separated by spaces). `-` reads standard input.
+    /// timezone, feeds (several URLs separated by spaces) and collections (names separated by
+    /// `;`). A source list exported from Media Cloud's directory (columns id, url, name,
+    /// pub_country, …) is read as it is: url is the homepage, name the name, the rest ignored.
+    /// `-` reads standard input.
     Import {
         /// The CSV file.
         file: PathBuf,
+        /// Also put every source of the file in this collection (created if missing).
+        #[arg(long, value_name = "NAME")]
+        collection: Option<String>,
     },
     /// List the sources with their feed counts and discovery state.
     List {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+        format: ListFormat,
+    },
+}
+
+/// `morgue collections` subcommands.
+#[derive(Debug, Subcommand, PartialEq)]
+pub(crate) enum CollectionsCommand {
+    /// Create a collection (if there is none of this name) and put sources in it.
+    Add {
+        /// The collection's name.
+        name: String,
+        /// A source to put in it, by name (repeatable).
+        #[arg(long = "source", value_name = "NAME")]
+        sources: Vec<String>,
+    },
+    /// List the collections with how many sources each holds.
+    List {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+        format: ListFormat,
+    },
+    /// List the sources of a collection.
+    Show {
+        /// The collection's name.
+        name: String,
         /// Output format.
         #[arg(long, value_enum, default_value_t = ListFormat::Table)]
         format: ListFormat,

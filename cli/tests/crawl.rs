@@ -1048,6 +1048,16 @@ fn serve_answers_the_api_and_the_search_page_read_only_and_stops_on_sigterm() {
     assert_eq!(json("/api/stories?since=yesterday").0, 400);
     assert_eq!(json("/api/stories?source=Nowhere").0, 400);
     assert_eq!(json("/api/stories?limit=0").0, 400);
+    // A query that does not parse, or names what the archive does not have: 400 and why.
+    let (status, bad) = json("/api/stories?q=%28storm%20OR");
+    assert_eq!(status, 400);
+    assert!(bad["error"].as_str().unwrap().starts_with("query: at character 10: "), "{bad}");
+    let (status, bad) = json("/api/stories?q=collection%3ANowhere");
+    assert_eq!(
+        (status, bad["error"].as_str().unwrap()),
+        (400, "query: collection \"Nowhere\" is not in the archive")
+    );
+    assert_eq!(get(port, "/?q=%22open").0, 400);
     assert_eq!(json("/api/nothing").0, 404);
 
     // The page: a form and the titles, escaped.
