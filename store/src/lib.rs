@@ -13,6 +13,7 @@
 //! - [`query`]: the researchers' query language, parsed (words, phrases, `OR`, `NOT`, fields);
 //! - [`matching`]: running a query over each backend's index, the same stories on both;
 //! - [`collections`]: named groups of sources, which queries and counts filter by;
+//! - [`counts`]: stories and story clusters a query selects per day, week or month;
 //! - [`merge`]: exact-match merging by lossy URL and by source, day and normalized title;
 //! - [`sentences`]: which story first had each sentence, per source and week;
 //! - [`signatures`]: each story's fuzzy-dedup signals, for comparing later batches;
@@ -42,6 +43,7 @@ mod json;
 
 pub mod clusters;
 pub mod collections;
+pub mod counts;
 pub mod duplicates;
 pub mod feeds;
 pub mod fetches;

@@ -12,7 +12,7 @@ use sea_orm::{
     QueryOrder, QuerySelect, Set,
 };
 
-use sea_orm::sea_query::{Expr, ExprTrait};
+use sea_orm::sea_query::{Condition, Expr, ExprTrait};
 
 use crate::Archive;
 use crate::entity::{removed_sentence, story, story_url};
@@ -572,6 +572,39 @@ pub struct Filter {
     pub one_per_cluster: bool,
 }
 
+impl Filter {
+    /// The condition on `stories` that selects what the filter keeps, and whether it is exact
+    /// (see [`Matcher::exact`]; it is a superset when not).
+    pub(crate) async fn condition(&self, archive: &Archive) -> Result<(Condition, bool)> {
+        let mut condition = Condition::all();
+        let mut exact = true;
+        if !self.source_ids.is_empty() {
+            condition =
+                condition.add(story::Column::SourceId.is_in(self.source_ids.iter().copied()));
+        }
+        if let Some(day) = self.from_day {
+            condition = condition.add(story::Column::PublishedDay.gte(day));
+        }
+        if let Some(day) = self.to_day {
+            condition = condition.add(story::Column::PublishedDay.lte(day));
+        }
+        if let Some(language) = &self.language {
+            condition = condition.add(story::Column::Language.eq(text::line(language).as_ref()));
+        }
+        if let Some(matcher) = &self.query {
+            let backend = archive.db.get_database_backend();
+            let unindexed = search::any_missing(&archive.db).await?;
+            let (expr, query_exact) = matcher.condition(backend, unindexed);
+            condition = condition.add(expr);
+            exact = query_exact;
+        }
+        if self.one_per_cluster {
+            condition = condition.add(representatives());
+        }
+        Ok((condition, exact))
+    }
+}
+
 /// Up to `limit` stories that `filter` selects with ids above `after`, by id: an export reads the
 /// archive a page at a time, each page starting after the last id of the one before.
 pub async fn page(
@@ -580,27 +613,8 @@ pub async fn page(
     after: i64,
     limit: u64,
 ) -> Result<Vec<Story>> {
-    let mut query = story::Entity::find().filter(story::Column::Id.gt(after));
-    if !filter.source_ids.is_empty() {
-        query = query.filter(story::Column::SourceId.is_in(filter.source_ids.iter().copied()));
-    }
-    if let Some(day) = filter.from_day {
-        query = query.filter(story::Column::PublishedDay.gte(day));
-    }
-    if let Some(day) = filter.to_day {
-        query = query.filter(story::Column::PublishedDay.lte(day));
-    }
-    if let Some(language) = &filter.language {
-        query = query.filter(story::Column::Language.eq(text::line(language).as_ref()));
-    }
-    if let Some(matcher) = &filter.query {
-        let backend = archive.db.get_database_backend();
-        let unindexed = search::any_missing(&archive.db).await?;
-        query = query.filter(matcher.condition(backend, unindexed).0);
-    }
-    if filter.one_per_cluster {
-        query = query.filter(representatives());
-    }
+    let (condition, _) = filter.condition(archive).await?;
+    let query = story::Entity::find().filter(story::Column::Id.gt(after)).filter(condition);
     query
         .order_by_asc(story::Column::Id)
         .limit(limit)
@@ -613,8 +627,8 @@ pub async fn page(
 }
 
 /// The stories the deduplicated view keeps: those in no cluster, and each cluster's representative.
-pub(crate) fn representatives() -> sea_orm::sea_query::Condition {
-    sea_orm::sea_query::Condition::any().add(story::Column::ClusterRepresentative.is_null()).add(
+pub(crate) fn representatives() -> Condition {
+    Condition::any().add(story::Column::ClusterRepresentative.is_null()).add(
         Expr::col((story::Entity, story::Column::ClusterRepresentative))
             .equals((story::Entity, story::Column::Id)),
     )

@@ -5,6 +5,8 @@
 mod archive;
 // Round trips and idempotent inserts, one module per repository.
 mod clusters;
+// Counts over time, raw and folded.
+mod counts;
 mod duplicates;
 mod feeds;
 mod fetches;
