@@ -103,6 +103,14 @@ pub(crate) enum Command {
     /// for stories in no cluster), and with --text the text without the sentences its source
     /// repeats. Rows come in the order stories were stored.
     Stories(StoriesArgs),
+    /// Attention over time: per day, week or month, the stories QUERY matches, the story
+    /// clusters it matches (copies folded: a wire story carried by 40 outlets counts once), and
+    /// both as a share of all stories and clusters of the chosen sources that period.
+    ///
+    /// Columns: period (its first day), stories, clusters, all_stories, all_clusters,
+    /// stories_share (stories / all_stories), clusters_share (clusters / all_clusters).
+    /// Stories without a publication day are not counted.
+    Counts(CountsArgs),
     /// Serve the archive read-only on the web: a search page at `/`, a page per story
     /// (`/stories/ID`), and a JSON API
     /// (`/api/stories` with the filters of `morgue stories` as query parameters, a page at a time;
@@ -219,6 +227,57 @@ pub(crate) struct StoriesArgs {
     /// complete or not at all.
     #[arg(short, long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
+}
+
+/// `morgue counts` flags.
+#[derive(Debug, Clone, PartialEq, clap::Args)]
+pub(crate) struct CountsArgs {
+    /// The query (as for `morgue stories`); all stories of the chosen sources without one.
+    #[arg(value_name = "QUERY")]
+    pub(crate) query: Option<String>,
+    /// The length of a period.
+    #[arg(long, value_enum, default_value_t = CountPeriod::Day)]
+    pub(crate) by: CountPeriod,
+    /// Only stories of this source, by name; repeat for several.
+    #[arg(long = "source", value_name = "NAME")]
+    pub(crate) sources: Vec<String>,
+    /// Only stories of this collection's sources, by name; repeat for several.
+    #[arg(long = "collection", value_name = "NAME")]
+    pub(crate) collections: Vec<String>,
+    /// The first day counted (YYYY-MM-DD).
+    #[arg(long, value_name = "DAY", value_parser = parse_day)]
+    pub(crate) since: Option<NaiveDate>,
+    /// The last day counted (YYYY-MM-DD).
+    #[arg(long, value_name = "DAY", value_parser = parse_day)]
+    pub(crate) until: Option<NaiveDate>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CountsFormat::Table)]
+    pub(crate) format: CountsFormat,
+    /// Also draw the stories and clusters per period as an SVG chart in FILE.
+    #[arg(long, value_name = "FILE.svg")]
+    pub(crate) chart: Option<PathBuf>,
+}
+
+/// The periods of `morgue counts`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum CountPeriod {
+    /// Calendar days.
+    Day,
+    /// Weeks from Monday.
+    Week,
+    /// Calendar months.
+    Month,
+}
+
+/// How `morgue counts` writes its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum CountsFormat {
+    /// Aligned columns for people.
+    Table,
+    /// CSV with a header row.
+    Csv,
+    /// One JSON document.
+    Json,
 }
 
 /// How `morgue stories` writes rows.

@@ -13,8 +13,10 @@ macro_rules! outln {
 
 mod args;
 mod bench;
+mod chart;
 mod collections;
 mod config;
+mod counts;
 mod dedup;
 mod demo;
 mod extract;
@@ -102,6 +104,12 @@ async fn run(args: Args) -> Result<()> {
             normalize::run(&command, std::io::stdin().lock(), std::io::stdout().lock())
         }
         Command::Sources(command) => sources_command(&database_url, command).await,
+        Command::Counts(args) => {
+            let archive = open(&database_url).await?;
+            counts::run(&archive, &args, &mut std::io::stdout().lock()).await?;
+            archive.close().await?;
+            Ok(())
+        }
         Command::Collections(command) => {
             let archive = open(&database_url).await?;
             collections::run(&archive, command, &mut std::io::stdout().lock()).await?;

@@ -12,6 +12,9 @@
 //!   [`SCAN_BUDGET`] of them rejected a page ends early, with fewer rows and a `next`.
 //! - `/api/stories/{id}`: one story with its text, every URL it was seen at, its duplicate links
 //!   (method, scores, thresholds, and why in words) and its cluster.
+//! - `/api/counts`: `morgue counts` (`q`, `by` = day, week or month, `source`, `collection`,
+//!   `since`, `until`): `{"counts": [{"period", "stories", "clusters", "all_stories",
+//!   "all_clusters", "stories_share", "clusters_share"}, ...]}`.
 //! - `/api/sources`: the sources.
 //! - `/`: the search page (the same parameters), each row linked to its story's page,
 //!   `/stories/{id}` (its text, cluster, duplicate links and URLs), and to the article.
@@ -190,6 +193,37 @@ async fn route(archive: &Archive, path: &str, params: &Params) -> Answer {
                 .map(|selected| json!(selection.row(selected, with_text)))
                 .collect();
             Ok(json_response(&json!({ "stories": rows, "next": page.next })))
+        }
+        "/api/counts" => {
+            let period = match params.one("by").unwrap_or("day") {
+                "day" => store::counts::Period::Day,
+                "week" => store::counts::Period::Week,
+                "month" => store::counts::Period::Month,
+                other => {
+                    return Err(Problem::bad(format!(
+                        "by must be day, week or month, not {other:?}"
+                    )));
+                }
+            };
+            let request = engine::selection::CountsRequest {
+                sources: params
+                    .all("source")
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+                    .collect(),
+                collections: params
+                    .all("collection")
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+                    .collect(),
+                from_day: params.day("since")?,
+                to_day: params.day("until")?,
+                query: params.one("q").map(str::to_owned),
+                period: Some(period),
+            };
+            let rows =
+                engine::selection::counts(archive, &request).await.map_err(engine_problem)?;
+            Ok(json_response(&crate::counts::json(&rows)))
         }
         "/api/sources" => {
             let sources =

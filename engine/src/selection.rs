@@ -1,17 +1,19 @@
-//! The researchers' selection of stories: filters, words, the deduplicated one-per-cluster view,
-//! pages of stories by id with their clusters, and their export as CSV or JSON lines.
+//! The researchers' selection of stories: filters, queries, collections, the deduplicated
+//! one-per-cluster view, pages of stories by id with their clusters, their export as CSV or JSON
+//! lines, and their counts over time.
 //!
 //! The archive is read a page of stories at a time (by id, so memory stays flat on any archive),
 //! their clusters looked up per page. A query (`store::query`) asks the archive's word index for
 //! candidates and checks each with the same folding (`store::matching`), so it finds the same
 //! stories on SQLite and PostgreSQL. Shared by `morgue stories` (the export) and `morgue serve` (pages).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 
 use serde::Serialize;
 use store::Archive;
 use store::clusters::Placement;
+use store::counts::{Period, PeriodCount};
 use store::matching::Matcher;
 use store::query::Query;
 use store::stories::{Filter, Story};
@@ -193,6 +195,56 @@ pub async fn matcher(
         Err(store::Error::NotFound { what }) => Err(Error::UnknownName { what }),
         Err(err) => Err(err.into()),
     }
+}
+
+/// What `counts` counts: the stories of these sources and collections (by name; all when both
+/// are empty), between these days, that the query matches.
+#[derive(Debug, Clone, Default)]
+pub struct CountsRequest {
+    /// Sources by name.
+    pub sources: Vec<String>,
+    /// Collections by name (their sources are added to `sources`).
+    pub collections: Vec<String>,
+    /// The first day counted.
+    pub from_day: Option<chrono::NaiveDate>,
+    /// The last day counted.
+    pub to_day: Option<chrono::NaiveDate>,
+    /// The query (the query language, [`store::query`]).
+    pub query: Option<String>,
+    /// Days, weeks or months.
+    pub period: Option<Period>,
+}
+
+/// Stories and story clusters per period, and all of the chosen sources' stories and clusters
+/// (for shares): [`store::counts::counts`] with names resolved. Unknown names and queries that do
+/// not parse are errors ([`Error::is_bad_request`]).
+pub async fn counts(archive: &Archive, request: &CountsRequest) -> Result<Vec<PeriodCount>> {
+    let mut source_ids = BTreeSet::new();
+    for name in &request.sources {
+        match store::sources::by_name(archive, name).await? {
+            Some(source) => source_ids.insert(source.id),
+            None => return Err(Error::UnknownSource { name: name.clone() }),
+        };
+    }
+    for name in &request.collections {
+        match store::collections::by_name(archive, name).await? {
+            Some(collection) => source_ids.extend(collection.source_ids),
+            None => return Err(Error::UnknownName { what: format!("collection {name:?}") }),
+        }
+    }
+    let query = matcher(archive, request.query.as_deref(), &[]).await?;
+    if source_ids.is_empty() && !(request.sources.is_empty() && request.collections.is_empty()) {
+        // Empty collections: no source, so nothing to count.
+        return Ok(Vec::new());
+    }
+    let filter = Filter {
+        source_ids: source_ids.into_iter().collect(),
+        from_day: request.from_day,
+        to_day: request.to_day,
+        query,
+        ..Filter::default()
+    };
+    Ok(store::counts::counts(archive, &filter, request.period.unwrap_or(Period::Day)).await?)
 }
 
 /// A story a [`Selection`] keeps, with its cluster.
