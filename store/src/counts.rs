@@ -156,34 +156,49 @@ async fn checked(
     period: Period,
 ) -> Result<Vec<(NaiveDate, u64, u64)>> {
     let mut periods: BTreeMap<NaiveDate, (u64, HashSet<i64>)> = BTreeMap::new();
-    let mut after = 0;
-    loop {
-        let rows = story::Entity::find()
-            .filter(condition.clone())
-            .filter(story::Column::Id.gt(after))
-            .filter(story::Column::PublishedDay.is_not_null())
-            .order_by_asc(story::Column::Id)
-            .limit(500)
-            .all(&archive.db)
-            .await
-            .doing("reading stories to count")?;
-        let Some(last) = rows.last() else { break };
-        after = last.id;
-        for row in rows {
-            let fold = row.cluster_representative.unwrap_or(row.id);
-            let story = Story::try_from(row)?;
-            let (Some(day), Some(matcher)) = (story.story.published_day, &filter.query) else {
-                continue;
-            };
-            if matcher.matches(&story) {
-                let entry = periods.entry(period.start(day)).or_default();
-                entry.0 += 1;
-                entry.1.insert(fold);
-            }
+    each_match(archive, filter, condition, true, |story, fold| {
+        if let Some(day) = story.story.published_day {
+            let entry = periods.entry(period.start(day)).or_default();
+            entry.0 += 1;
+            entry.1.insert(fold);
         }
-    }
+    })
+    .await?;
     Ok(periods
         .into_iter()
         .map(|(start, (stories, clusters))| (start, stories, clusters.len() as u64))
         .collect())
+}
+
+/// Calls `f` with each story `condition` selects that the filter's query matches, by id, with
+/// the key its cluster is counted by (its representative, or itself); with `dated`, only the
+/// stories with a publication day.
+pub(crate) async fn each_match(
+    archive: &Archive,
+    filter: &Filter,
+    condition: Condition,
+    dated: bool,
+    mut f: impl FnMut(&Story, i64),
+) -> Result<()> {
+    let mut after = 0;
+    loop {
+        let mut query = story::Entity::find()
+            .filter(condition.clone())
+            .filter(story::Column::Id.gt(after))
+            .order_by_asc(story::Column::Id)
+            .limit(500);
+        if dated {
+            query = query.filter(story::Column::PublishedDay.is_not_null());
+        }
+        let rows = query.all(&archive.db).await.doing("reading stories to count")?;
+        let Some(last) = rows.last() else { return Ok(()) };
+        after = last.id;
+        for row in rows {
+            let fold = row.cluster_representative.unwrap_or(row.id);
+            let story = Story::try_from(row)?;
+            if filter.query.as_ref().is_none_or(|matcher| matcher.matches(&story)) {
+                f(&story, fold);
+            }
+        }
+    }
 }

@@ -94,3 +94,28 @@ on_both_backends! {
         );
     }
 }
+
+/// Top sources and words, over the same archive.
+mod top {
+    use super::*;
+    use store::top::{self, Top};
+
+    fn top<K>(key: K, stories: u64, clusters: u64) -> Top<K> {
+        Top { key, stories, clusters }
+    }
+
+    on_both_backends! {
+        async fn top_sources_and_words_raw_and_folded(archive: &Archive) {
+            let (a, b) = craft(archive).await;
+            let flood = crate::query::filter(archive, "flood").await;
+            assert_eq!(top::sources(archive, &flood, 10).await.unwrap(), [top(a, 3, 3), top(b, 3, 2)]);
+            let phrase = crate::query::filter(archive, "\"flood in\"").await;
+            assert_eq!(top::sources(archive, &phrase, 10).await.unwrap(), [top(b, 2, 1), top(a, 1, 1)]);
+            assert_eq!(top::sources(archive, &phrase, 1).await.unwrap(), [top(b, 2, 1)]);
+            assert_eq!(
+                top::words(archive, &flood, 3).await.unwrap(),
+                [top("flood".to_owned(), 6, 4), top("city".to_owned(), 3, 1), top("issued".to_owned(), 1, 1)]
+            );
+        }
+    }
+}
