@@ -111,6 +111,19 @@ pub(crate) enum Command {
     /// stories_share (stories / all_stories), clusters_share (clusters / all_clusters).
     /// Stories without a publication day are not counted.
     Counts(CountsArgs),
+    /// The sources or words of the stories QUERY matches, with how many stories (raw) and story
+    /// clusters (copies folded) each has. Words leave out stop words and the sentences each
+    /// source repeats, and are counted over the 5,000 most recent matching stories.
+    Top {
+        /// Sources or words.
+        #[arg(value_enum)]
+        kind: TopWhat,
+        #[command(flatten)]
+        counts: CountsArgs,
+        /// How many to list.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
     /// Serve the archive read-only on the web: a search page at `/`, a page per story
     /// (`/stories/ID`), and a JSON API
     /// (`/api/stories` with the filters of `morgue stories` as query parameters, a page at a time;
@@ -256,6 +269,15 @@ pub(crate) struct CountsArgs {
     /// Also draw the stories and clusters per period as an SVG chart in FILE.
     #[arg(long, value_name = "FILE.svg")]
     pub(crate) chart: Option<PathBuf>,
+}
+
+/// What `morgue top` lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum TopWhat {
+    /// The sources with the most stories.
+    Sources,
+    /// The words in the most stories.
+    Words,
 }
 
 /// The periods of `morgue counts`.

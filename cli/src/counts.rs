@@ -1,4 +1,5 @@
-//! `morgue counts`: the engine's counts over time as a table, CSV or JSON, and as a chart.
+//! `morgue counts` and `morgue top`: the engine's counts over time and top lists as a table, CSV
+//! or JSON, and counts as a chart.
 
 use std::io::Write;
 
@@ -7,8 +8,9 @@ use serde_json::{Value, json};
 use store::Archive;
 use store::counts::{Period, PeriodCount};
 
-use crate::args::{CountPeriod, CountsArgs, CountsFormat, ListFormat};
+use crate::args::{CountPeriod, CountsArgs, CountsFormat, ListFormat, TopWhat};
 use crate::sources::write_list;
+use engine::selection::TopKind;
 
 /// Counts what `args` asks for and writes it (and the chart, if asked).
 pub(crate) async fn run(archive: &Archive, args: &CountsArgs, out: &mut impl Write) -> Result<()> {
@@ -22,14 +24,7 @@ pub(crate) async fn run(archive: &Archive, args: &CountsArgs, out: &mut impl Wri
         CountPeriod::Week => Period::Week,
         CountPeriod::Month => Period::Month,
     };
-    let request = engine::selection::CountsRequest {
-        sources: args.sources.clone(),
-        collections: args.collections.clone(),
-        from_day: args.since,
-        to_day: args.until,
-        query: args.query.clone(),
-        period: Some(period),
-    };
+    let request = request(args, period);
     let rows =
         engine::selection::counts(archive, &request).await.map_err(crate::stories::explained)?;
     match args.format {
@@ -45,6 +40,50 @@ pub(crate) async fn run(archive: &Archive, args: &CountsArgs, out: &mut impl Wri
         let title = args.query.as_deref().unwrap_or("all stories");
         std::fs::write(path, crate::chart::svg(title, &rows))
             .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn request(args: &CountsArgs, period: Period) -> engine::selection::CountsRequest {
+    engine::selection::CountsRequest {
+        sources: args.sources.clone(),
+        collections: args.collections.clone(),
+        from_day: args.since,
+        to_day: args.until,
+        query: args.query.clone(),
+        period: Some(period),
+    }
+}
+
+/// `morgue top sources|words`: name, stories, clusters.
+pub(crate) async fn top(
+    archive: &Archive,
+    kind: TopWhat,
+    args: &CountsArgs,
+    limit: usize,
+    out: &mut impl Write,
+) -> Result<()> {
+    if args.chart.is_some() {
+        bail!("--chart draws counts over time; `morgue top` has none");
+    }
+    let kind = match kind {
+        TopWhat::Sources => TopKind::Sources,
+        TopWhat::Words => TopKind::Words,
+    };
+    let entries = engine::selection::top(archive, &request(args, Period::Day), kind, limit)
+        .await
+        .map_err(crate::stories::explained)?;
+    match args.format {
+        CountsFormat::Json => writeln!(out, "{}", json!({ "top": entries }))?,
+        CountsFormat::Table | CountsFormat::Csv => {
+            let cells: Vec<[String; 3]> = entries
+                .iter()
+                .map(|e| [e.name.clone(), e.stories.to_string(), e.clusters.to_string()])
+                .collect();
+            let format =
+                if args.format == CountsFormat::Csv { ListFormat::Csv } else { ListFormat::Table };
+            write_list(out, format, &["name", "stories", "clusters"], &cells)?;
+        }
     }
     Ok(())
 }

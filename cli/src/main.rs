@@ -110,6 +110,12 @@ async fn run(args: Args) -> Result<()> {
             archive.close().await?;
             Ok(())
         }
+        Command::Top { kind, counts: args, limit } => {
+            let archive = open(&database_url).await?;
+            counts::top(&archive, kind, &args, limit, &mut std::io::stdout().lock()).await?;
+            archive.close().await?;
+            Ok(())
+        }
         Command::Collections(command) => {
             let archive = open(&database_url).await?;
             collections::run(&archive, command, &mut std::io::stdout().lock()).await?;

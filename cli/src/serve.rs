@@ -15,6 +15,8 @@
 //! - `/api/counts`: `morgue counts` (`q`, `by` = day, week or month, `source`, `collection`,
 //!   `since`, `until`): `{"counts": [{"period", "stories", "clusters", "all_stories",
 //!   "all_clusters", "stories_share", "clusters_share"}, ...]}`.
+//! - `/api/top/sources`, `/api/top/words`: `morgue top` (the parameters of `/api/counts`, and
+//!   `limit`, default 20): `{"top": [{"name", "stories", "clusters"}, ...]}`.
 //! - `/api/sources`: the sources.
 //! - `/`: the search page (the same parameters), each row linked to its story's page,
 //!   `/stories/{id}` (its text, cluster, duplicate links and URLs), and to the article.
@@ -195,35 +197,26 @@ async fn route(archive: &Archive, path: &str, params: &Params) -> Answer {
             Ok(json_response(&json!({ "stories": rows, "next": page.next })))
         }
         "/api/counts" => {
-            let period = match params.one("by").unwrap_or("day") {
-                "day" => store::counts::Period::Day,
-                "week" => store::counts::Period::Week,
-                "month" => store::counts::Period::Month,
-                other => {
-                    return Err(Problem::bad(format!(
-                        "by must be day, week or month, not {other:?}"
-                    )));
-                }
-            };
-            let request = engine::selection::CountsRequest {
-                sources: params
-                    .all("source")
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_owned)
-                    .collect(),
-                collections: params
-                    .all("collection")
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_owned)
-                    .collect(),
-                from_day: params.day("since")?,
-                to_day: params.day("until")?,
-                query: params.one("q").map(str::to_owned),
-                period: Some(period),
-            };
+            let request = counts_request(params)?;
             let rows =
                 engine::selection::counts(archive, &request).await.map_err(engine_problem)?;
             Ok(json_response(&crate::counts::json(&rows)))
+        }
+        "/api/top/sources" | "/api/top/words" => {
+            let kind = if path.trim_end_matches('/').ends_with("sources") {
+                engine::selection::TopKind::Sources
+            } else {
+                engine::selection::TopKind::Words
+            };
+            let limit = params.number("limit")?.unwrap_or(20);
+            if !(1..=MAX_LIMIT).contains(&limit) {
+                return Err(Problem::bad(format!("limit must be 1 to {MAX_LIMIT}")));
+            }
+            let request = counts_request(params)?;
+            let entries = engine::selection::top(archive, &request, kind, limit as usize)
+                .await
+                .map_err(engine_problem)?;
+            Ok(json_response(&json!({ "top": entries })))
         }
         "/api/sources" => {
             let sources =
@@ -295,6 +288,27 @@ async fn select(
         .await
         .map_err(|err| Problem::internal(&err.into()))?;
     Ok((selection, Page { stories, next }))
+}
+
+/// What `/api/counts` and `/api/top/...` count, from the parameters.
+fn counts_request(
+    params: &Params,
+) -> std::result::Result<engine::selection::CountsRequest, Problem> {
+    let period = match params.one("by").unwrap_or("day") {
+        "day" => store::counts::Period::Day,
+        "week" => store::counts::Period::Week,
+        "month" => store::counts::Period::Month,
+        other => return Err(Problem::bad(format!("by must be day, week or month, not {other:?}"))),
+    };
+    let names = |key| params.all(key).filter(|s| !s.is_empty()).map(str::to_owned).collect();
+    Ok(engine::selection::CountsRequest {
+        sources: names("source"),
+        collections: names("collection"),
+        from_day: params.day("since")?,
+        to_day: params.day("until")?,
+        query: params.one("q").map(str::to_owned),
+        period: Some(period),
+    })
 }
 
 /// An engine error as an answer: 400 for what the caller asked wrongly (a query that does not

@@ -1002,6 +1002,9 @@ fn serve_answers_the_api_and_the_search_page_read_only_and_stops_on_sigterm() {
     assert!(csv.lines().count() > 1, "{csv}");
     let svg = std::fs::read_to_string(setup.dir.path().join("c.svg")).unwrap();
     assert_eq!(svg.matches("<polyline").count(), 2);
+    let words = setup.morgue(&["top", "words", "--format", "csv", "--limit", "5"]);
+    assert!(words.status.success(), "{}", stderr(&words));
+    assert_eq!(stdout(&words).lines().count(), 6, "{}", stdout(&words));
     let png = setup.morgue(&["counts", "--chart", "c.png"]);
     assert_eq!(
         stderr(&png).trim_end(),
@@ -1084,6 +1087,15 @@ fn serve_answers_the_api_and_the_search_page_read_only_and_stops_on_sigterm() {
             .all(|w| n(w, "clusters") <= n(w, "stories") && n(w, "stories") == n(w, "all_stories"))
     );
     assert!(weeks.iter().any(|w| n(w, "clusters") < n(w, "stories")), "copies folded: {counts}");
+    let (status, top) = json("/api/top/sources?limit=3");
+    assert_eq!(status, 200);
+    let sources = top["top"].as_array().unwrap();
+    assert!(!sources.is_empty() && sources.len() <= 3, "{top}");
+    assert!(sources.windows(2).all(|p| n(&p[0], "stories") >= n(&p[1], "stories")), "{top}");
+    let (status, top) = json("/api/top/words?limit=5");
+    assert_eq!(status, 200);
+    assert_eq!(top["top"].as_array().unwrap().len(), 5, "{top}");
+    assert_eq!(json("/api/top/words?q=%28").0, 400);
     assert_eq!(json("/api/nothing").0, 404);
 
     // The page: a form and the titles, escaped.

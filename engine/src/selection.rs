@@ -219,6 +219,67 @@ pub struct CountsRequest {
 /// (for shares): [`store::counts::counts`] with names resolved. Unknown names and queries that do
 /// not parse are errors ([`Error::is_bad_request`]).
 pub async fn counts(archive: &Archive, request: &CountsRequest) -> Result<Vec<PeriodCount>> {
+    let Some(filter) = request_filter(archive, request).await? else { return Ok(Vec::new()) };
+    Ok(store::counts::counts(archive, &filter, request.period.unwrap_or(Period::Day)).await?)
+}
+
+/// What a top list ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TopKind {
+    /// Sources, by how many stories.
+    Sources,
+    /// Words, by how many stories have them.
+    Words,
+}
+
+/// One entry of a top list: a source's name or a word, with its stories and clusters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TopEntry {
+    /// The source's name, or the word.
+    pub name: String,
+    /// Stories.
+    pub stories: u64,
+    /// Story clusters (copies folded).
+    pub clusters: u64,
+}
+
+/// The top `limit` sources or words of what `request` selects ([`store::top`]; its period is
+/// not used), raw and folded.
+pub async fn top(
+    archive: &Archive,
+    request: &CountsRequest,
+    kind: TopKind,
+    limit: usize,
+) -> Result<Vec<TopEntry>> {
+    let Some(filter) = request_filter(archive, request).await? else { return Ok(Vec::new()) };
+    Ok(match kind {
+        TopKind::Sources => {
+            let names: BTreeMap<i64, String> = store::sources::list(archive)
+                .await?
+                .into_iter()
+                .map(|source| (source.id, source.name))
+                .collect();
+            store::top::sources(archive, &filter, limit)
+                .await?
+                .into_iter()
+                .map(|top| TopEntry {
+                    name: names.get(&top.key).cloned().unwrap_or_default(),
+                    stories: top.stories,
+                    clusters: top.clusters,
+                })
+                .collect()
+        }
+        TopKind::Words => store::top::words(archive, &filter, limit)
+            .await?
+            .into_iter()
+            .map(|top| TopEntry { name: top.key, stories: top.stories, clusters: top.clusters })
+            .collect(),
+    })
+}
+
+/// The archive's filter for a request, names resolved; `None` when its collections hold no
+/// source (nothing to count).
+async fn request_filter(archive: &Archive, request: &CountsRequest) -> Result<Option<Filter>> {
     let mut source_ids = BTreeSet::new();
     for name in &request.sources {
         match store::sources::by_name(archive, name).await? {
@@ -235,16 +296,15 @@ pub async fn counts(archive: &Archive, request: &CountsRequest) -> Result<Vec<Pe
     let query = matcher(archive, request.query.as_deref(), &[]).await?;
     if source_ids.is_empty() && !(request.sources.is_empty() && request.collections.is_empty()) {
         // Empty collections: no source, so nothing to count.
-        return Ok(Vec::new());
+        return Ok(None);
     }
-    let filter = Filter {
+    Ok(Some(Filter {
         source_ids: source_ids.into_iter().collect(),
         from_day: request.from_day,
         to_day: request.to_day,
         query,
         ..Filter::default()
-    };
-    Ok(store::counts::counts(archive, &filter, request.period.unwrap_or(Period::Day)).await?)
+    }))
 }
 
 /// A story a [`Selection`] keeps, with its cluster.

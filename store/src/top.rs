@@ -146,24 +146,24 @@ const STOP_WORDS: &[&str] = &[
     "she", "than", "that", "them", "then", "there", "these", "they", "this", "those", "too",
     "very", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with",
     "would", "could", "should", "from", "into", "about", "after", "again", "also", "been",
-    "before", "being", "both", "did", "does", "doing", "down", "during", "each", "few",
-    "further", "here", "just", "more", "most", "much", "only", "other", "over", "same", "some",
-    "such", "their", "theirs", "through", "under", "until", "upon", "were", "your", "yours",
-    "said", "says", "say", "like", "because", "between", "against", "off", "per", "via", "yet",
+    "before", "being", "both", "did", "does", "doing", "down", "during", "each", "few", "further",
+    "here", "just", "more", "most", "much", "only", "other", "over", "same", "some", "such",
+    "their", "theirs", "through", "under", "until", "upon", "were", "your", "yours", "said",
+    "says", "say", "like", "because", "between", "against", "off", "per", "via", "yet",
     // Spanish
-    "que", "los", "las", "del", "por", "con", "una", "para", "como", "mas", "pero", "sus",
-    "este", "esta", "ese", "esa", "son", "entre", "cuando", "muy", "sin", "sobre", "tambien",
-    "hasta", "desde", "donde", "todo", "todos", "nos", "ante", "les", "han", "fue", "ser",
+    "que", "los", "las", "del", "por", "con", "una", "para", "como", "mas", "pero", "sus", "este",
+    "esta", "ese", "esa", "son", "entre", "cuando", "muy", "sin", "sobre", "tambien", "hasta",
+    "desde", "donde", "todo", "todos", "nos", "ante", "les", "han", "fue", "ser",
     // French
-    "les", "des", "une", "est", "pas", "par", "sur", "pour", "dans", "qui", "que", "avec",
-    "aux", "ces", "son", "sont", "mais", "plus", "ont", "elle", "ils", "leur", "leurs", "cette",
+    "les", "des", "une", "est", "pas", "par", "sur", "pour", "dans", "qui", "que", "avec", "aux",
+    "ces", "son", "sont", "mais", "plus", "ont", "elle", "ils", "leur", "leurs", "cette",
     // German
     "der", "die", "das", "und", "den", "dem", "des", "ein", "eine", "einer", "eines", "nicht",
-    "mit", "sich", "auf", "fur", "ist", "auch", "als", "aus", "bei", "nach", "wie", "sie",
-    "wird", "sind", "oder", "vom", "zum", "zur", "uber", "hat", "werden", "noch",
+    "mit", "sich", "auf", "fur", "ist", "auch", "als", "aus", "bei", "nach", "wie", "sie", "wird",
+    "sind", "oder", "vom", "zum", "zur", "uber", "hat", "werden", "noch",
     // Portuguese and Italian
-    "nao", "uma", "com", "seu", "sua", "dos", "das", "pelo", "pela", "foi", "mais", "mas",
-    "della", "delle", "degli", "nel", "nella", "per", "che", "non", "sono", "alla", "anche",
+    "nao", "uma", "com", "seu", "sua", "dos", "das", "pelo", "pela", "foi", "mais", "mas", "della",
+    "delle", "degli", "nel", "nella", "per", "che", "non", "sono", "alla", "anche",
 ];
 
 #[cfg(test)]
