@@ -334,6 +334,22 @@ pub(crate) enum BenchCommand {
         #[arg(long, value_name = "URL")]
         archive: Option<String>,
     },
+    /// Fill an archive with generated stories of realistic shape (sources in collections, days
+    /// over a year, clusters of copies, repeated sentences) and report p50 and p95 of the
+    /// research queries (a folded word query over 30 days, a phrase, a boolean query with a
+    /// field, counts by day, top sources, top words), and the index sizes.
+    Archive {
+        /// Stories to generate.
+        #[arg(long, default_value_t = 100_000)]
+        stories: u64,
+        /// The generator's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Build the archive here instead of in a temporary directory (a SQLite path or a
+        /// postgres:// URL of a database that may be emptied).
+        #[arg(long, value_name = "URL")]
+        archive: Option<String>,
+    },
 }
 
 /// `morgue sources` subcommands.
