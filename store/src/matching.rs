@@ -81,9 +81,11 @@ impl Matcher {
 
     /// Whether a story matches: its folded title and searchable text, its source and language.
     pub fn matches(&self, story: &Story) -> bool {
+        let title = search::fold(story.story.title.as_deref().unwrap_or_default());
+        let text = search::fold(story.searchable());
         let doc = Doc {
-            title: search::indexed(story.story.title.as_deref().unwrap_or_default()),
-            text: search::indexed(story.searchable()),
+            title: search::indexed(&title),
+            text: search::indexed(&text),
             source_id: story.story.source_id,
             language: story.story.language.as_deref(),
         };
@@ -276,15 +278,16 @@ fn sql(node: &Node, backend: DatabaseBackend, unindexed: bool) -> (Option<Expr>,
 
 /// What a story is matched against.
 struct Doc<'a> {
-    title: Indexed,
-    text: Indexed,
+    title: Indexed<'a>,
+    text: Indexed<'a>,
     source_id: i64,
     language: Option<&'a str>,
 }
 
 fn eval(node: &Node, doc: &Doc<'_>, title_only: bool) -> bool {
-    let parts: &[&Indexed] = if title_only { &[&doc.title] } else { &[&doc.title, &doc.text] };
-    let has = |word: &String| parts.iter().any(|part| part.words.contains(word));
+    let parts: &[&Indexed<'_>] =
+        if title_only { &[&doc.title] } else { &[&doc.title, &doc.text] };
+    let has = |word: &String| parts.iter().any(|part| part.words.contains(word.as_str()));
     match node {
         Node::Words(words) => words.iter().all(has),
         Node::Phrase(words) => {
@@ -303,7 +306,7 @@ fn eval(node: &Node, doc: &Doc<'_>, title_only: bool) -> bool {
     }
 }
 
-impl Indexed {
+impl Indexed<'_> {
     /// Whether `words` follow each other in this text.
     fn has_run(&self, words: &[String]) -> bool {
         !words.is_empty() && self.sequence.windows(words.len()).any(|window| window == words)

@@ -128,26 +128,31 @@ pub fn phrase_words(text: &str) -> Vec<String> {
 }
 
 /// A text's words as a query checks them: the set the index holds for it, and the sequence of
-/// words (CJK runs as their pairs) that phrases are looked for in.
+/// words (CJK runs as their pairs) that phrases are looked for in; borrowed from the folded text
+/// ([`fold`]).
 #[derive(Debug, Default)]
-pub(crate) struct Indexed {
+pub(crate) struct Indexed<'a> {
     /// Every word the index holds for the text (none longer than [`MAX_WORD_BYTES`]).
-    pub(crate) words: HashSet<String>,
+    pub(crate) words: HashSet<&'a str>,
     /// The words in order, as [`phrase_words`] gives them.
-    pub(crate) sequence: Vec<String>,
+    pub(crate) sequence: Vec<&'a str>,
 }
 
-/// The words of a text (a title, or a searchable text), folded.
-pub(crate) fn indexed(text: &str) -> Indexed {
-    let folded = fold_text(text, FoldOptions { diacritics: true });
+/// A text folded as the index folds it.
+pub(crate) fn fold(text: &str) -> String {
+    fold_text(text, FoldOptions { diacritics: true })
+}
+
+/// The words of a folded text (a title, or a searchable text).
+pub(crate) fn indexed(folded: &str) -> Indexed<'_> {
     let mut words = HashSet::new();
-    for_each_word(&folded, Pieces::Index, |word| {
-        if word.len() <= MAX_WORD_BYTES && !words.contains(word) {
-            words.insert(word.to_owned());
+    for_each_word(folded, Pieces::Index, |word| {
+        if word.len() <= MAX_WORD_BYTES {
+            words.insert(word);
         }
     });
     let mut sequence = Vec::new();
-    for_each_word(&folded, Pieces::Query, |word| sequence.push(word.to_owned()));
+    for_each_word(folded, Pieces::Query, |word| sequence.push(word));
     Indexed { words, sequence }
 }
 
@@ -258,14 +263,15 @@ mod tests {
         let long = "x".repeat(MAX_WORD_BYTES + 1);
         let longest = "y".repeat(MAX_WORD_BYTES);
         assert_eq!(column(Some(&long), &format!("a {longest} b")), format!("a {longest} b"));
-        assert!(!indexed(&long).words.contains(&long));
-        assert!(indexed(&longest).words.contains(&longest));
+        assert!(!indexed(&long).words.contains(long.as_str()));
+        assert!(indexed(&longest).words.contains(longest.as_str()));
     }
 
     #[test]
     fn a_text_is_checked_by_the_words_the_index_holds_and_their_order() {
-        let text = indexed("Malmö wins, again: 東京で地震");
-        let words: HashSet<&str> = text.words.iter().map(String::as_str).collect();
+        let folded = fold("Malmö wins, again: 東京で地震");
+        let text = indexed(&folded);
+        let words = &text.words;
         assert!(words.contains("malmo") && words.contains("東") && words.contains("東京"));
         assert_eq!(text.sequence, ["malmo", "wins", "again", "東京", "京で", "で地", "地震"]);
         assert_eq!(phrase_words("the cat, the hat"), ["the", "cat", "the", "hat"]);
