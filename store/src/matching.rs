@@ -285,8 +285,7 @@ struct Doc<'a> {
 }
 
 fn eval(node: &Node, doc: &Doc<'_>, title_only: bool) -> bool {
-    let parts: &[&Indexed<'_>] =
-        if title_only { &[&doc.title] } else { &[&doc.title, &doc.text] };
+    let parts: &[&Indexed<'_>] = if title_only { &[&doc.title] } else { &[&doc.title, &doc.text] };
     let has = |word: &String| parts.iter().any(|part| part.words.contains(word.as_str()));
     match node {
         Node::Words(words) => words.iter().all(has),
