@@ -65,7 +65,7 @@ impl Matcher {
         Ok(Matcher { node: Box::pin(resolve(archive, query)).await? })
     }
 
-    /// Whether the archive's condition ([`Matcher::condition`]) selects exactly the matching
+    /// Whether the archive's condition for the query selects exactly the matching
     /// stories when every story's words are written; otherwise it selects a superset, and
     /// [`Matcher::matches`] decides.
     pub fn exact(&self) -> bool {
