@@ -44,6 +44,10 @@ pub(crate) enum Command {
     /// Add, import and list media sources.
     #[command(subcommand)]
     Sources(SourcesCommand),
+    /// Named groups of sources (a country's national press, a region's local news), which
+    /// queries (`collection:NAME`), `--collection` and counts filter by.
+    #[command(subcommand)]
+    Collections(CollectionsCommand),
     /// Find the feeds and sitemaps of sources (those never searched, or the ones named).
     Discover {
         /// Sources to search again, by name; with none, every source never searched.
@@ -99,6 +103,27 @@ pub(crate) enum Command {
     /// for stories in no cluster), and with --text the text without the sentences its source
     /// repeats. Rows come in the order stories were stored.
     Stories(StoriesArgs),
+    /// Attention over time: per day, week or month, the stories QUERY matches, the story
+    /// clusters it matches (copies folded: a wire story carried by 40 outlets counts once), and
+    /// both as a share of all stories and clusters of the chosen sources that period.
+    ///
+    /// Columns: period (its first day), stories, clusters, all_stories, all_clusters,
+    /// stories_share (stories / all_stories), clusters_share (clusters / all_clusters).
+    /// Stories without a publication day are not counted.
+    Counts(CountsArgs),
+    /// The sources or words of the stories QUERY matches, with how many stories (raw) and story
+    /// clusters (copies folded) each has. Words leave out stop words and the sentences each
+    /// source repeats, and are counted over the 5,000 most recent matching stories.
+    Top {
+        /// Sources or words.
+        #[arg(value_enum)]
+        kind: TopWhat,
+        #[command(flatten)]
+        counts: CountsArgs,
+        /// How many to list.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
     /// Serve the archive read-only on the web: a search page at `/`, a page per story
     /// (`/stories/ID`), and a JSON API
     /// (`/api/stories` with the filters of `morgue stories` as query parameters, a page at a time;
@@ -174,9 +199,17 @@ pub(crate) struct DedupArgs {
 /// `morgue stories` flags.
 #[derive(Debug, Clone, PartialEq, clap::Args)]
 pub(crate) struct StoriesArgs {
+    /// Only stories this query matches: words (all of them), "exact phrases", OR, AND, NOT or
+    /// -word, (parentheses), prefix*, and the fields title:, source:, collection:, lang:; case
+    /// and diacritics do not matter (`malmo` finds Malmö). See docs/research.md.
+    #[arg(value_name = "QUERY", conflicts_with = "search")]
+    pub(crate) query: Option<String>,
     /// Only stories of this source, by name; repeat for several.
     #[arg(long = "source", value_name = "NAME")]
     pub(crate) sources: Vec<String>,
+    /// Only stories of the sources of this collection, by name; repeat for several (any of them).
+    #[arg(long = "collection", value_name = "NAME")]
+    pub(crate) collections: Vec<String>,
     /// Only stories published on this day or later (YYYY-MM-DD, the source's calendar day).
     /// Stories without a publication date are left out when --since or --until is given.
     #[arg(long, value_name = "DAY", value_parser = parse_day)]
@@ -187,9 +220,8 @@ pub(crate) struct StoriesArgs {
     /// Only stories in this language (ISO 639-1, e.g. en).
     #[arg(long, value_name = "CODE")]
     pub(crate) language: Option<String>,
-    /// Only stories whose title or text has every one of these words, in any case and with or
-    /// without diacritics (`malmo` finds Malmö).
-    #[arg(long, value_name = "WORDS")]
+    /// The same as QUERY (kept for scripts written before the query language).
+    #[arg(long, value_name = "QUERY")]
     pub(crate) search: Option<String>,
     /// The deduplicated view: one row per story cluster (its representative) and the stories in
     /// no cluster.
@@ -208,6 +240,66 @@ pub(crate) struct StoriesArgs {
     /// complete or not at all.
     #[arg(short, long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
+}
+
+/// `morgue counts` flags.
+#[derive(Debug, Clone, PartialEq, clap::Args)]
+pub(crate) struct CountsArgs {
+    /// The query (as for `morgue stories`); all stories of the chosen sources without one.
+    #[arg(value_name = "QUERY")]
+    pub(crate) query: Option<String>,
+    /// The length of a period.
+    #[arg(long, value_enum, default_value_t = CountPeriod::Day)]
+    pub(crate) by: CountPeriod,
+    /// Only stories of this source, by name; repeat for several.
+    #[arg(long = "source", value_name = "NAME")]
+    pub(crate) sources: Vec<String>,
+    /// Only stories of this collection's sources, by name; repeat for several.
+    #[arg(long = "collection", value_name = "NAME")]
+    pub(crate) collections: Vec<String>,
+    /// The first day counted (YYYY-MM-DD).
+    #[arg(long, value_name = "DAY", value_parser = parse_day)]
+    pub(crate) since: Option<NaiveDate>,
+    /// The last day counted (YYYY-MM-DD).
+    #[arg(long, value_name = "DAY", value_parser = parse_day)]
+    pub(crate) until: Option<NaiveDate>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CountsFormat::Table)]
+    pub(crate) format: CountsFormat,
+    /// Also draw the stories and clusters per period as an SVG chart in FILE.
+    #[arg(long, value_name = "FILE.svg")]
+    pub(crate) chart: Option<PathBuf>,
+}
+
+/// What `morgue top` lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum TopWhat {
+    /// The sources with the most stories.
+    Sources,
+    /// The words in the most stories.
+    Words,
+}
+
+/// The periods of `morgue counts`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum CountPeriod {
+    /// Calendar days.
+    Day,
+    /// Weeks from Monday.
+    Week,
+    /// Calendar months.
+    Month,
+}
+
+/// How `morgue counts` writes its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum CountsFormat {
+    /// Aligned columns for people.
+    Table,
+    /// CSV with a header row.
+    Csv,
+    /// One JSON document.
+    Json,
 }
 
 /// How `morgue stories` writes rows.
@@ -245,6 +337,22 @@ pub(crate) enum BenchCommand {
         #[arg(long, value_name = "URL")]
         archive: Option<String>,
     },
+    /// Fill an archive with generated stories of realistic shape (sources in collections, days
+    /// over a year, clusters of copies, repeated sentences) and report p50 and p95 of the
+    /// research queries (a folded word query over 30 days, a phrase, a boolean query with a
+    /// field, counts by day, top sources, top words), and the index sizes.
+    Archive {
+        /// Stories to generate.
+        #[arg(long, default_value_t = 100_000)]
+        stories: u64,
+        /// The generator's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Build the archive here instead of in a temporary directory (a SQLite path or a
+        /// postgres:// URL of a database that may be emptied).
+        #[arg(long, value_name = "URL")]
+        archive: Option<String>,
+    },
 }
 
 /// `morgue sources` subcommands.
@@ -266,13 +374,46 @@ pub(crate) enum SourcesCommand {
         feeds: Vec<String>,
     },
     /// Import sources from a CSV file with a header row: name, homepage, and optionally
-    /// timezone and feeds (several URLs separated by spaces). `-` reads standard input.
+    /// timezone, feeds (several URLs separated by spaces) and collections (names separated by
+    /// `;`). A source list exported from Media Cloud's directory (columns id, url, name,
+    /// pub_country, …) is read as it is: url is the homepage, name the name, the rest ignored.
+    /// `-` reads standard input.
     Import {
         /// The CSV file.
         file: PathBuf,
+        /// Also put every source of the file in this collection (created if missing).
+        #[arg(long, value_name = "NAME")]
+        collection: Option<String>,
     },
     /// List the sources with their feed counts and discovery state.
     List {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+        format: ListFormat,
+    },
+}
+
+/// `morgue collections` subcommands.
+#[derive(Debug, Subcommand, PartialEq)]
+pub(crate) enum CollectionsCommand {
+    /// Create a collection (if there is none of this name) and put sources in it.
+    Add {
+        /// The collection's name.
+        name: String,
+        /// A source to put in it, by name (repeatable).
+        #[arg(long = "source", value_name = "NAME")]
+        sources: Vec<String>,
+    },
+    /// List the collections with how many sources each holds.
+    List {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+        format: ListFormat,
+    },
+    /// List the sources of a collection.
+    Show {
+        /// The collection's name.
+        name: String,
         /// Output format.
         #[arg(long, value_enum, default_value_t = ListFormat::Table)]
         format: ListFormat,

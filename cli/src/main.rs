@@ -13,7 +13,10 @@ macro_rules! outln {
 
 mod args;
 mod bench;
+mod chart;
+mod collections;
 mod config;
+mod counts;
 mod dedup;
 mod demo;
 mod extract;
@@ -101,6 +104,24 @@ async fn run(args: Args) -> Result<()> {
             normalize::run(&command, std::io::stdin().lock(), std::io::stdout().lock())
         }
         Command::Sources(command) => sources_command(&database_url, command).await,
+        Command::Counts(args) => {
+            let archive = open(&database_url).await?;
+            counts::run(&archive, &args, &mut std::io::stdout().lock()).await?;
+            archive.close().await?;
+            Ok(())
+        }
+        Command::Top { kind, counts: args, limit } => {
+            let archive = open(&database_url).await?;
+            counts::top(&archive, kind, &args, limit, &mut std::io::stdout().lock()).await?;
+            archive.close().await?;
+            Ok(())
+        }
+        Command::Collections(command) => {
+            let archive = open(&database_url).await?;
+            collections::run(&archive, command, &mut std::io::stdout().lock()).await?;
+            archive.close().await?;
+            Ok(())
+        }
         Command::Discover { sources, all, crawl } => {
             discover(&database_url, &file, &crawl, &sources, all).await
         }
@@ -135,6 +156,9 @@ async fn run(args: Args) -> Result<()> {
         }
         Command::Bench(BenchCommand::Crawl { hosts, articles, concurrency, seed, archive }) => {
             bench::crawl(hosts, articles, concurrency, seed, archive).await
+        }
+        Command::Bench(BenchCommand::Archive { stories, seed, archive }) => {
+            bench::archive(stories, seed, archive).await
         }
         Command::Tag { lang } => tag::run(&lang, std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Extract(command) => extract::run(&command),
@@ -193,7 +217,13 @@ async fn sources_command(url: &str, command: SourcesCommand) -> Result<()> {
     let mut stdout = std::io::stdout().lock();
     match command {
         SourcesCommand::Add { name, homepage, timezone, feeds } => {
-            let input = sources::SourceInput { name: name.clone(), homepage, timezone, feeds };
+            let input = sources::SourceInput {
+                name: name.clone(),
+                homepage,
+                timezone,
+                feeds,
+                collections: Vec::new(),
+            };
             match sources::add(&archive, &input).await? {
                 sources::AddOutcome::New { id, feeds } => {
                     let _ = writeln!(stdout, "added source {id}: {name} ({feeds} feeds given)");
@@ -206,7 +236,9 @@ async fn sources_command(url: &str, command: SourcesCommand) -> Result<()> {
                 }
             }
         }
-        SourcesCommand::Import { file } => sources::import(&archive, &file, &mut stdout).await?,
+        SourcesCommand::Import { file, collection } => {
+            sources::import(&archive, &file, collection.as_deref(), &mut stdout).await?;
+        }
         SourcesCommand::List { format } => sources::list(&archive, format, &mut stdout).await?,
     }
     archive.close().await?;

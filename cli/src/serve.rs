@@ -6,11 +6,17 @@
 //!   by name; `since` and `until`, days; `language`; `q`, words; `one_per_cluster`; `text`), a
 //!   page at a time: `limit` (1 to 500, default 50) rows after the story `after` (default 0).
 //!   Answers `{"stories": [...], "next": ID}`: ask again with `after=ID` for more; `next` is null
-//!   at the end. Words are looked up in the archive's word index. A page reads at most
-//!   [`SCAN_BUDGET`] of the stories the filters and the index select, so a page whose candidates
-//!   the deduplicated view mostly drops still answers quickly, with fewer rows and a `next`.
+//!   at the end. `q` is the query language (`store::query`); `collection`, repeatable, by name.
+//!   The archive's indexes select the page, the deduplicated view included, so pages are full;
+//!   only the candidates of phrases and `title:` are checked one by one, and after
+//!   [`SCAN_BUDGET`] of them rejected a page ends early, with fewer rows and a `next`.
 //! - `/api/stories/{id}`: one story with its text, every URL it was seen at, its duplicate links
 //!   (method, scores, thresholds, and why in words) and its cluster.
+//! - `/api/counts`: `morgue counts` (`q`, `by` = day, week or month, `source`, `collection`,
+//!   `since`, `until`): `{"counts": [{"period", "stories", "clusters", "all_stories",
+//!   "all_clusters", "stories_share", "clusters_share"}, ...]}`.
+//! - `/api/top/sources`, `/api/top/words`: `morgue top` (the parameters of `/api/counts`, and
+//!   `limit`, default 20): `{"top": [{"name", "stories", "clusters"}, ...]}`.
 //! - `/api/sources`: the sources.
 //! - `/`: the search page (the same parameters), each row linked to its story's page,
 //!   `/stories/{id}` (its text, cluster, duplicate links and URLs), and to the article.
@@ -45,7 +51,7 @@ use engine::selection::{Selected, Selection};
 const DEFAULT_LIMIT: u64 = 50;
 /// The most rows a page may ask for.
 const MAX_LIMIT: u64 = 500;
-/// The most stories one page reads from the archive while looking for matches.
+/// The most candidates of a phrase or `title:` query one page rejects before it answers.
 const SCAN_BUDGET: u64 = 20_000;
 /// How long a client may take to send a request's headers, so that idle or slow connections
 /// cannot pile up.
@@ -190,6 +196,28 @@ async fn route(archive: &Archive, path: &str, params: &Params) -> Answer {
                 .collect();
             Ok(json_response(&json!({ "stories": rows, "next": page.next })))
         }
+        "/api/counts" => {
+            let request = counts_request(params)?;
+            let rows =
+                engine::selection::counts(archive, &request).await.map_err(engine_problem)?;
+            Ok(json_response(&crate::counts::json(&rows)))
+        }
+        "/api/top/sources" | "/api/top/words" => {
+            let kind = if path.trim_end_matches('/').ends_with("sources") {
+                engine::selection::TopKind::Sources
+            } else {
+                engine::selection::TopKind::Words
+            };
+            let limit = params.number("limit")?.unwrap_or(20);
+            if !(1..=MAX_LIMIT).contains(&limit) {
+                return Err(Problem::bad(format!("limit must be 1 to {MAX_LIMIT}")));
+            }
+            let request = counts_request(params)?;
+            let entries = engine::selection::top(archive, &request, kind, limit as usize)
+                .await
+                .map_err(engine_problem)?;
+            Ok(json_response(&json!({ "top": entries })))
+        }
         "/api/sources" => {
             let sources =
                 store::sources::list(archive).await.map_err(|e| Problem::internal(&e.into()))?;
@@ -237,13 +265,18 @@ async fn select(
     let sources: Vec<String> =
         params.all("source").filter(|s| !s.is_empty()).map(str::to_owned).collect();
     let search = params.one("q").filter(|q| !q.trim().is_empty());
-    let selection =
-        Selection::new(archive, &sources, filter, search, params.flag("one_per_cluster")?)
-            .await
-            .map_err(|err| match err {
-                engine::Error::UnknownSource { .. } => Problem::bad(err.to_string()),
-                err => Problem::internal(&err.into()),
-            })?;
+    let collections: Vec<String> =
+        params.all("collection").filter(|s| !s.is_empty()).map(str::to_owned).collect();
+    let selection = Selection::new(
+        archive,
+        &sources,
+        &collections,
+        filter,
+        search,
+        params.flag("one_per_cluster")?,
+    )
+    .await
+    .map_err(engine_problem)?;
     let limit = params.number("limit")?.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(Problem::bad(format!("limit must be 1 to {MAX_LIMIT}")));
@@ -255,6 +288,37 @@ async fn select(
         .await
         .map_err(|err| Problem::internal(&err.into()))?;
     Ok((selection, Page { stories, next }))
+}
+
+/// What `/api/counts` and `/api/top/...` count, from the parameters.
+fn counts_request(
+    params: &Params,
+) -> std::result::Result<engine::selection::CountsRequest, Problem> {
+    let period = match params.one("by").unwrap_or("day") {
+        "day" => store::counts::Period::Day,
+        "week" => store::counts::Period::Week,
+        "month" => store::counts::Period::Month,
+        other => return Err(Problem::bad(format!("by must be day, week or month, not {other:?}"))),
+    };
+    let names = |key| params.all(key).filter(|s| !s.is_empty()).map(str::to_owned).collect();
+    Ok(engine::selection::CountsRequest {
+        sources: names("source"),
+        collections: names("collection"),
+        from_day: params.day("since")?,
+        to_day: params.day("until")?,
+        query: params.one("q").map(str::to_owned),
+        period: Some(period),
+    })
+}
+
+/// An engine error as an answer: 400 for what the caller asked wrongly (a query that does not
+/// parse, an unknown name), 500 for the rest.
+fn engine_problem(err: engine::Error) -> Problem {
+    if err.is_bad_request() {
+        Problem::bad(err.to_string())
+    } else {
+        Problem::internal(&err.into())
+    }
 }
 
 /// What every answer says of a story.

@@ -1,4 +1,13 @@
 //! `morgue sources add|import|list`.
+//!
+//! `import` reads two kinds of CSV, told apart by their header:
+//! - ours: `name`, `homepage`, and optionally `timezone`, `feeds` (URLs separated by spaces) and
+//!   `collections` (names separated by `;`);
+//! - a source list exported from Media Cloud's directory (a collection's sources, or a search's):
+//!   no `homepage` but `url` and `name`. The homepage is `url` (`http://` is put in front when it
+//!   has no scheme), the name is `name`; every other column (`id`, `pub_country`, `pub_state`,
+//!   `primary_language`, `media_type`, …) is ignored, and the timezone is UTC. The file does not
+//!   name its collection: give it with `--collection`.
 
 use std::io::Write;
 use std::path::Path;
@@ -17,6 +26,8 @@ pub(crate) struct SourceInput {
     pub(crate) homepage: String,
     pub(crate) timezone: String,
     pub(crate) feeds: Vec<String>,
+    /// The collections to put it in, by name (created if missing).
+    pub(crate) collections: Vec<String>,
 }
 
 /// What adding a source did, for the message.
@@ -83,15 +94,25 @@ pub(crate) async fn add(archive: &Archive, input: &SourceInput) -> Result<AddOut
             feeds += 1;
         }
     }
+    for name in input.collections.iter().map(|name| name.trim()).filter(|name| !name.is_empty()) {
+        let collection = store::collections::add(archive, name).await?;
+        store::collections::add_sources(archive, collection.id, &[source.id]).await?;
+    }
     Ok(match added {
         Added::New(source) => AddOutcome::New { id: source.id, feeds },
         Added::Existing(source) => AddOutcome::Existing { id: source.id, feeds },
     })
 }
 
-/// Imports a CSV file (or standard input for `-`). Good rows are added even when others are
+/// Imports a CSV file (or standard input for `-`), ours or Media Cloud's (module docs), putting
+/// every source also in `collection` if given. Good rows are added even when others are
 /// rejected; each rejection is reported with its line, and then the whole import fails.
-pub(crate) async fn import(archive: &Archive, path: &Path, out: &mut impl Write) -> Result<()> {
+pub(crate) async fn import(
+    archive: &Archive,
+    path: &Path,
+    collection: Option<&str>,
+    out: &mut impl Write,
+) -> Result<()> {
     let reader: Box<dyn std::io::Read> = if path == Path::new("-") {
         Box::new(std::io::stdin())
     } else {
@@ -107,13 +128,18 @@ pub(crate) async fn import(archive: &Archive, path: &Path, out: &mut impl Write)
             .iter()
             .position(|header| header.trim_start_matches('\u{feff}').eq_ignore_ascii_case(name))
     };
-    let (Some(name_at), Some(homepage_at)) = (column("name"), column("homepage")) else {
+    // Media Cloud's directory exports have `url` where ours have `homepage`.
+    let media_cloud = column("homepage").is_none() && column("url").is_some();
+    let (Some(name_at), Some(homepage_at)) =
+        (column("name"), column("homepage").or_else(|| column("url")))
+    else {
         bail!(
-            "{}: the header must name the columns `name` and `homepage` (and optionally `timezone` and `feeds`)",
+            "{}: the header must name the columns `name` and `homepage` (and optionally `timezone`, `feeds` and `collections`), or be a Media Cloud source list (`url` and `name`)",
             path.display()
         );
     };
     let (timezone_at, feeds_at) = (column("timezone"), column("feeds"));
+    let collections_at = column("collections");
     let (mut new, mut existing, mut rejected) = (0, 0, 0);
     for (i, record) in csv.records().enumerate() {
         let line =
@@ -121,12 +147,19 @@ pub(crate) async fn import(archive: &Archive, path: &Path, out: &mut impl Write)
         let input = match record {
             Ok(record) => SourceInput {
                 name: record.get(name_at).unwrap_or_default().to_owned(),
-                homepage: record.get(homepage_at).unwrap_or_default().to_owned(),
+                homepage: homepage(record.get(homepage_at).unwrap_or_default(), media_cloud),
                 timezone: timezone_at.and_then(|at| record.get(at)).unwrap_or_default().to_owned(),
                 feeds: feeds_at
                     .and_then(|at| record.get(at))
                     .unwrap_or_default()
                     .split_whitespace()
+                    .map(str::to_owned)
+                    .collect(),
+                collections: collections_at
+                    .and_then(|at| record.get(at))
+                    .unwrap_or_default()
+                    .split(';')
+                    .chain(collection)
                     .map(str::to_owned)
                     .collect(),
             },
@@ -155,6 +188,16 @@ pub(crate) async fn import(archive: &Archive, path: &Path, out: &mut impl Write)
     Ok(())
 }
 
+/// A homepage as a row gives it: Media Cloud's `url` may lack its scheme (`example.com/news`).
+fn homepage(cell: &str, media_cloud: bool) -> String {
+    let cell = cell.trim();
+    if media_cloud && !cell.is_empty() && !cell.contains("://") {
+        format!("http://{cell}")
+    } else {
+        cell.to_owned()
+    }
+}
+
 /// Prints every source with its feed count and discovery state.
 pub(crate) async fn list(
     archive: &Archive,
@@ -181,23 +224,33 @@ pub(crate) async fn list(
         })
         .collect();
     let header = ["id", "name", "homepage", "timezone", "feeds", "discovered"];
+    write_list(out, format, &header, &rows)
+}
+
+/// Prints rows under a header: aligned columns, or CSV.
+pub(crate) fn write_list<const N: usize>(
+    out: &mut impl Write,
+    format: ListFormat,
+    header: &[&str; N],
+    rows: &[[String; N]],
+) -> Result<()> {
     match format {
         ListFormat::Csv => {
             let mut writer = csv::Writer::from_writer(out);
             writer.write_record(header)?;
-            for row in &rows {
+            for row in rows {
                 writer.write_record(row)?;
             }
             writer.flush()?;
         }
         ListFormat::Table => {
             let mut widths = header.map(str::len);
-            for row in &rows {
+            for row in rows {
                 for (width, cell) in widths.iter_mut().zip(row) {
                     *width = (*width).max(cell.chars().count());
                 }
             }
-            let mut print = |cells: [&str; 6]| {
+            let mut print = |cells: [&str; N]| {
                 let line: Vec<String> = cells
                     .iter()
                     .zip(widths)
@@ -205,8 +258,8 @@ pub(crate) async fn list(
                     .collect();
                 writeln!(out, "{}", line.join("  ").trim_end())
             };
-            print(header)?;
-            for row in &rows {
+            print(*header)?;
+            for row in rows {
                 print(row.each_ref().map(String::as_str))?;
             }
         }

@@ -8,7 +8,7 @@ use std::fs::File;
 use std::io::{BufWriter, ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use engine::selection::{self, Export, Format, Selection};
 use engine::warc;
 use store::Archive;
@@ -23,13 +23,14 @@ pub(crate) async fn run(archive: &Archive, args: &StoriesArgs) -> Result<Option<
     let selection = select(
         archive,
         &args.sources,
+        &args.collections,
         Filter {
             from_day: args.since,
             to_day: args.until,
             language: args.language.clone(),
             ..Filter::default()
         },
-        args.search.as_deref(),
+        args.query.as_deref().or(args.search.as_deref()),
         args.one_per_cluster,
     )
     .await?;
@@ -103,11 +104,14 @@ async fn write(
 /// What selected the stories, as the `name: value` fields an export carries to be regenerated.
 fn selection_fields(args: &StoriesArgs) -> Vec<(String, String)> {
     let mut fields = Vec::new();
-    if let Some(search) = &args.search {
-        fields.push(("search".to_owned(), search.clone()));
+    if let Some(query) = args.query.as_ref().or(args.search.as_ref()) {
+        fields.push(("query".to_owned(), query.clone()));
     }
     for source in &args.sources {
         fields.push(("source".to_owned(), source.clone()));
+    }
+    for collection in &args.collections {
+        fields.push(("collection".to_owned(), collection.clone()));
     }
     if let Some(day) = args.since {
         fields.push(("since".to_owned(), day.to_string()));
@@ -131,16 +135,27 @@ fn selection_fields(args: &StoriesArgs) -> Vec<(String, String)> {
 pub(crate) async fn select(
     archive: &Archive,
     sources: &[String],
+    collections: &[String],
     filter: Filter,
     search: Option<&str>,
     one_per_cluster: bool,
 ) -> Result<Selection> {
-    match Selection::new(archive, sources, filter, search, one_per_cluster).await {
+    match Selection::new(archive, sources, collections, filter, search, one_per_cluster).await {
         Ok(selection) => Ok(selection),
-        Err(engine::Error::UnknownSource { name }) => {
-            bail!("no source named {name:?} (see `morgue sources list`)")
+        Err(err) => Err(explained(err)),
+    }
+}
+
+/// An engine error, with where to look when it names something the archive does not have.
+pub(crate) fn explained(err: engine::Error) -> anyhow::Error {
+    match err {
+        engine::Error::UnknownSource { name } => {
+            anyhow::anyhow!("no source named {name:?} (see `morgue sources list`)")
         }
-        Err(err) => Err(err.into()),
+        engine::Error::UnknownName { .. } => {
+            anyhow::anyhow!("{err} (see `morgue sources list` and `morgue collections list`)")
+        }
+        err => err.into(),
     }
 }
 

@@ -1020,6 +1020,22 @@ fn serve_answers_the_api_and_the_search_page_read_only_and_stops_on_sigterm() {
     setup.crawl(&["--host-interval", "0s"]);
     let run = setup.morgue(&["dedup"]);
     assert!(run.status.success(), "{}", stderr(&run));
+    // Counts over time, with a chart.
+    let counts = setup.morgue(&["counts", "--by", "month", "--format", "csv", "--chart", "c.svg"]);
+    assert!(counts.status.success(), "{}", stderr(&counts));
+    let csv = stdout(&counts);
+    assert!(csv.starts_with("period,stories,clusters,all_stories,all_clusters,"), "{csv}");
+    assert!(csv.lines().count() > 1, "{csv}");
+    let svg = std::fs::read_to_string(setup.dir.path().join("c.svg")).unwrap();
+    assert_eq!(svg.matches("<polyline").count(), 2);
+    let words = setup.morgue(&["top", "words", "--format", "csv", "--limit", "5"]);
+    assert!(words.status.success(), "{}", stderr(&words));
+    assert_eq!(stdout(&words).lines().count(), 6, "{}", stdout(&words));
+    let png = setup.morgue(&["counts", "--chart", "c.png"]);
+    assert_eq!(
+        stderr(&png).trim_end(),
+        "error: c.png: charts are drawn as SVG only (name the file .svg)"
+    );
     let mut child = spawn_morgue(
         setup.dir.path(),
         &setup.with_database(&["serve", "--listen", "127.0.0.1:0"]),
@@ -1074,6 +1090,38 @@ fn serve_answers_the_api_and_the_search_page_read_only_and_stops_on_sigterm() {
     assert_eq!(json("/api/stories?since=yesterday").0, 400);
     assert_eq!(json("/api/stories?source=Nowhere").0, 400);
     assert_eq!(json("/api/stories?limit=0").0, 400);
+    // A query that does not parse, or names what the archive does not have: 400 and why.
+    let (status, bad) = json("/api/stories?q=%28storm%20OR");
+    assert_eq!(status, 400);
+    assert!(bad["error"].as_str().unwrap().starts_with("query: at character 10: "), "{bad}");
+    let (status, bad) = json("/api/stories?q=collection%3ANowhere");
+    assert_eq!(
+        (status, bad["error"].as_str().unwrap()),
+        (400, "query: collection \"Nowhere\" is not in the archive")
+    );
+    assert_eq!(get(port, "/?q=%22open").0, 400);
+    assert_eq!(json("/api/counts?q=NOT").0, 400);
+    assert_eq!(json("/api/counts?by=year").0, 400);
+    let (status, counts) = json("/api/counts?by=week");
+    assert_eq!(status, 200);
+    let weeks = counts["counts"].as_array().unwrap();
+    assert!(!weeks.is_empty());
+    let n = |week: &serde_json::Value, key: &str| week[key].as_u64().unwrap();
+    assert!(
+        weeks
+            .iter()
+            .all(|w| n(w, "clusters") <= n(w, "stories") && n(w, "stories") == n(w, "all_stories"))
+    );
+    assert!(weeks.iter().any(|w| n(w, "clusters") < n(w, "stories")), "copies folded: {counts}");
+    let (status, top) = json("/api/top/sources?limit=3");
+    assert_eq!(status, 200);
+    let sources = top["top"].as_array().unwrap();
+    assert!(!sources.is_empty() && sources.len() <= 3, "{top}");
+    assert!(sources.windows(2).all(|p| n(&p[0], "stories") >= n(&p[1], "stories")), "{top}");
+    let (status, top) = json("/api/top/words?limit=5");
+    assert_eq!(status, 200);
+    assert_eq!(top["top"].as_array().unwrap().len(), 5, "{top}");
+    assert_eq!(json("/api/top/words?q=%28").0, 400);
     assert_eq!(json("/api/nothing").0, 404);
 
     // The page: a form and the titles, escaped.

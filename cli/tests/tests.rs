@@ -11,6 +11,8 @@ mod dedup;
 mod extract;
 // `morgue normalize`: line-for-line batch behaviour.
 mod normalize;
+// Collections, Media Cloud source lists, queries and their errors.
+mod research;
 // `morgue tag`: CoNLL-U in, the same lines with UPOS out.
 mod tag;
 // Architecture invariants checked over the source tree.

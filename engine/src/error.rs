@@ -50,6 +50,15 @@ pub enum Error {
         /// The name as given.
         name: String,
     },
+    /// A query could not be parsed (the message gives the character position).
+    #[error(transparent)]
+    Query(#[from] store::query::ParseError),
+    /// A query or a selection names a source or collection the archive does not have.
+    #[error("query: {what} is not in the archive")]
+    UnknownName {
+        /// What was named, e.g. `collection "US national"`.
+        what: String,
+    },
     /// Exported rows could not be written.
     #[error("cannot write the output")]
     Write {
@@ -60,6 +69,12 @@ pub enum Error {
 }
 
 impl Error {
+    /// Whether the caller asked for something wrong (a query that does not parse, a name the
+    /// archive does not have), rather than the archive failing.
+    pub fn is_bad_request(&self) -> bool {
+        matches!(self, Error::Query(_) | Error::UnknownName { .. } | Error::UnknownSource { .. })
+    }
+
     /// Whether this is a write to a reader that stopped reading (`morgue stories | head`).
     pub fn is_broken_pipe(&self) -> bool {
         matches!(self, Error::Write { source } if source.kind() == std::io::ErrorKind::BrokenPipe)

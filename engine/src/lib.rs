@@ -8,8 +8,10 @@
 //!   removal), shared by the crawl and by [`reextract`];
 //! - [`reextract`]: the current extractor again over the archived raw pages;
 //! - [`dedup_archive`]: fuzzy dedup of the archive's new stories, links and clusters stored;
-//! - [`selection`]: filters, words, the deduplicated one-per-cluster view, pages of stories by id
-//!   with their clusters, and the CSV and JSON-lines export of them;
+//! - [`selection`]: filters, queries, collections, the deduplicated one-per-cluster view, pages of
+//!   stories by id with their clusters, the CSV and JSON-lines export of them, counts over time
+//!   and top lists;
+//! - [`generate`]: a generated archive of realistic shape, for benchmarks;
 //! - [`warc`]: the archived raw responses of a selection as a WARC 1.1 file;
 //! - [`progress`]: what a crawl counts, as shared counters a front end renders or exports.
 //!
@@ -25,6 +27,7 @@
 pub mod crawl;
 pub mod dedup_archive;
 mod error;
+pub mod generate;
 pub mod ingest;
 pub mod progress;
 pub mod reextract;

@@ -1,17 +1,21 @@
-//! The researchers' selection of stories: filters, words, the deduplicated one-per-cluster view,
-//! pages of stories by id with their clusters, and their export as CSV or JSON lines.
+//! The researchers' selection of stories: filters, queries, collections, the deduplicated
+//! one-per-cluster view, pages of stories by id with their clusters, their export as CSV or JSON
+//! lines, and their counts over time.
 //!
 //! The archive is read a page of stories at a time (by id, so memory stays flat on any archive),
-//! their clusters looked up per page. Word search asks the archive's word index for candidates
-//! and checks each with the same folding (`store::search`), so it finds the same stories on
-//! SQLite and PostgreSQL. Shared by `morgue stories` (the export) and `morgue serve` (pages).
+//! their clusters looked up per page. A query (`store::query`) asks the archive's word index for
+//! candidates and checks each with the same folding (`store::matching`), so it finds the same
+//! stories on SQLite and PostgreSQL. Shared by `morgue stories` (the export) and `morgue serve` (pages).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 
 use serde::Serialize;
 use store::Archive;
 use store::clusters::Placement;
+use store::counts::{Period, PeriodCount};
+use store::matching::Matcher;
+use store::query::Query;
 use store::stories::{Filter, Story};
 
 use crate::{Error, Result};
@@ -158,15 +162,149 @@ fn csv_error(err: csv::Error) -> Error {
     Error::Write { source }
 }
 
-/// What a researcher asks for: the archive's filters, words to find, and whether to keep only
-/// each cluster's representative. Shared by the export and the web API.
+/// What a researcher asks for: the archive's filters, a query, and whether to keep only each
+/// cluster's representative. Shared by the export and the web API.
 #[derive(Debug)]
 pub struct Selection {
-    /// The archive's filters, words included: the index selects the candidates.
+    /// The archive's filters, the query included: the index selects the candidates.
     filter: Filter,
-    one_per_cluster: bool,
     /// Source names by id.
     sources: BTreeMap<i64, String>,
+}
+
+/// The query `search` (if any) and the stories of any of `collections` (if any), resolved.
+pub async fn matcher(
+    archive: &Archive,
+    search: Option<&str>,
+    collections: &[String],
+) -> Result<Option<Matcher>> {
+    let mut parts = Vec::new();
+    if let Some(search) = search.filter(|search| !search.trim().is_empty()) {
+        parts.push(Query::parse(search)?);
+    }
+    if !collections.is_empty() {
+        parts.push(Query::Or(collections.iter().cloned().map(Query::Collection).collect()));
+    }
+    let query = match parts.len() {
+        0 => return Ok(None),
+        1 => parts.remove(0),
+        _ => Query::And(parts),
+    };
+    match Matcher::new(archive, &query).await {
+        Ok(matcher) => Ok(Some(matcher)),
+        Err(store::Error::NotFound { what }) => Err(Error::UnknownName { what }),
+        Err(err) => Err(err.into()),
+    }
+}
+
+/// What `counts` counts: the stories of these sources and collections (by name; all when both
+/// are empty), between these days, that the query matches.
+#[derive(Debug, Clone, Default)]
+pub struct CountsRequest {
+    /// Sources by name.
+    pub sources: Vec<String>,
+    /// Collections by name (their sources are added to `sources`).
+    pub collections: Vec<String>,
+    /// The first day counted.
+    pub from_day: Option<chrono::NaiveDate>,
+    /// The last day counted.
+    pub to_day: Option<chrono::NaiveDate>,
+    /// The query (the query language, [`store::query`]).
+    pub query: Option<String>,
+    /// Days, weeks or months.
+    pub period: Option<Period>,
+}
+
+/// Stories and story clusters per period, and all of the chosen sources' stories and clusters
+/// (for shares): [`store::counts::counts`] with names resolved. Unknown names and queries that do
+/// not parse are errors ([`Error::is_bad_request`]).
+pub async fn counts(archive: &Archive, request: &CountsRequest) -> Result<Vec<PeriodCount>> {
+    let Some(filter) = request_filter(archive, request).await? else { return Ok(Vec::new()) };
+    Ok(store::counts::counts(archive, &filter, request.period.unwrap_or(Period::Day)).await?)
+}
+
+/// What a top list ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TopKind {
+    /// Sources, by how many stories.
+    Sources,
+    /// Words, by how many stories have them.
+    Words,
+}
+
+/// One entry of a top list: a source's name or a word, with its stories and clusters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TopEntry {
+    /// The source's name, or the word.
+    pub name: String,
+    /// Stories.
+    pub stories: u64,
+    /// Story clusters (copies folded).
+    pub clusters: u64,
+}
+
+/// The top `limit` sources or words of what `request` selects ([`store::top`]; its period is
+/// not used), raw and folded.
+pub async fn top(
+    archive: &Archive,
+    request: &CountsRequest,
+    kind: TopKind,
+    limit: usize,
+) -> Result<Vec<TopEntry>> {
+    let Some(filter) = request_filter(archive, request).await? else { return Ok(Vec::new()) };
+    Ok(match kind {
+        TopKind::Sources => {
+            let names: BTreeMap<i64, String> = store::sources::list(archive)
+                .await?
+                .into_iter()
+                .map(|source| (source.id, source.name))
+                .collect();
+            store::top::sources(archive, &filter, limit)
+                .await?
+                .into_iter()
+                .map(|top| TopEntry {
+                    name: names.get(&top.key).cloned().unwrap_or_default(),
+                    stories: top.stories,
+                    clusters: top.clusters,
+                })
+                .collect()
+        }
+        TopKind::Words => store::top::words(archive, &filter, limit)
+            .await?
+            .into_iter()
+            .map(|top| TopEntry { name: top.key, stories: top.stories, clusters: top.clusters })
+            .collect(),
+    })
+}
+
+/// The archive's filter for a request, names resolved; `None` when its collections hold no
+/// source (nothing to count).
+async fn request_filter(archive: &Archive, request: &CountsRequest) -> Result<Option<Filter>> {
+    let mut source_ids = BTreeSet::new();
+    for name in &request.sources {
+        match store::sources::by_name(archive, name).await? {
+            Some(source) => source_ids.insert(source.id),
+            None => return Err(Error::UnknownSource { name: name.clone() }),
+        };
+    }
+    for name in &request.collections {
+        match store::collections::by_name(archive, name).await? {
+            Some(collection) => source_ids.extend(collection.source_ids),
+            None => return Err(Error::UnknownName { what: format!("collection {name:?}") }),
+        }
+    }
+    let query = matcher(archive, request.query.as_deref(), &[]).await?;
+    if source_ids.is_empty() && !(request.sources.is_empty() && request.collections.is_empty()) {
+        // Empty collections: no source, so nothing to count.
+        return Ok(None);
+    }
+    Ok(Some(Filter {
+        source_ids: source_ids.into_iter().collect(),
+        from_day: request.from_day,
+        to_day: request.to_day,
+        query,
+        ..Filter::default()
+    }))
 }
 
 /// A story a [`Selection`] keeps, with its cluster.
@@ -177,11 +315,14 @@ pub struct Selected {
 }
 
 impl Selection {
-    /// `filter` (its sources given by name in `sources`), the words of `search`, and the
-    /// deduplicated view. An unknown source name is an error.
+    /// `filter` (its sources given by name in `sources`), the stories of the `collections` named
+    /// (any of them), those `search` matches (the query language, [`store::query`]), and the
+    /// deduplicated view. An unknown source or collection name, or a query that does not parse,
+    /// is an error ([`Error::is_bad_request`]).
     pub async fn new(
         archive: &Archive,
         sources: &[String],
+        collections: &[String],
         mut filter: Filter,
         search: Option<&str>,
         one_per_cluster: bool,
@@ -197,13 +338,16 @@ impl Selection {
                 None => return Err(Error::UnknownSource { name: name.clone() }),
             }
         }
-        filter.words = search.map(store::search::words).unwrap_or_default();
-        Ok(Selection { filter, one_per_cluster, sources: names })
+        filter.query = matcher(archive, search, collections).await?;
+        filter.one_per_cluster = one_per_cluster;
+        Ok(Selection { filter, sources: names })
     }
 
-    /// Up to `limit` selected stories with ids above `after`, by id, reading at most about
-    /// `budget` stories of the archive; and the id to go on after, `None` when the archive has
-    /// no more.
+    /// Up to `limit` selected stories with ids above `after`, by id, and the id to go on after,
+    /// `None` when the archive has no more. The archive's condition selects the page (filters,
+    /// the deduplicated view, and the query where its index decides); only candidates of phrases
+    /// and `title:` are checked here, and after about `budget` candidates rejected the page ends
+    /// early, with the id to go on after.
     pub async fn page(
         &self,
         archive: &Archive,
@@ -212,16 +356,15 @@ impl Selection {
         budget: u64,
     ) -> Result<(Vec<Selected>, Option<i64>)> {
         let mut selected = Vec::new();
-        let mut read = 0;
+        let mut rejected = 0;
         while (selected.len() as u64) < limit {
-            if read >= budget {
+            if rejected >= budget {
                 return Ok((selected, Some(after)));
             }
             let page = store::stories::page(archive, &self.filter, after, PAGE).await?;
             if page.is_empty() {
                 return Ok((selected, None));
             }
-            read += page.len() as u64;
             let ids: Vec<i64> = page.iter().map(|story| story.id).collect();
             let mut placements = store::clusters::placements(archive, &ids).await?;
             for story in page {
@@ -230,21 +373,10 @@ impl Selection {
                 }
                 after = story.id;
                 let placement = placements.remove(&story.id);
-                if self.one_per_cluster
-                    && placement.as_ref().is_some_and(|p| p.representative_story_id != story.id)
-                {
-                    continue;
-                }
-                // The index also lets through the stories whose words are not written yet (archived
-                // before word search, until `morgue migrate`); the words decide.
-                let words = &self.filter.words;
-                if !words.is_empty()
-                    && !store::search::has_words(
-                        story.story.title.as_deref(),
-                        story.searchable(),
-                        words,
-                    )
-                {
+                // The index lets through candidates (phrases, `title:`, the stories whose words are
+                // not written yet); the query over the story's words decides.
+                if self.filter.query.as_ref().is_some_and(|query| !query.matches(&story)) {
+                    rejected += 1;
                     continue;
                 }
                 selected.push(Selected { story, placement });

@@ -108,7 +108,7 @@ async fn fill(archive: &Archive) -> i64 {
 
 async fn export(archive: &Archive, gzip: bool) -> (Vec<u8>, warc::Written) {
     let selection =
-        Selection::new(archive, &[], Filter::default(), None, false).await.expect("selection");
+        Selection::new(archive, &[], &[], Filter::default(), None, false).await.expect("selection");
     let info = Info {
         software: "morgue test".to_owned(),
         fields: vec![("search".to_owned(), "café".to_owned())],

@@ -22,6 +22,8 @@ mod m0002_word_search;
 mod m0003_workers;
 mod m0004_link_explanations;
 mod m0005_refold_search_words;
+mod m0006_queries_and_collections;
+mod m0007_cluster_representatives;
 mod m0011_fetch_requests;
 
 /// The archive's migrations, in the order they apply.
@@ -37,6 +39,8 @@ impl MigratorTrait for Migrator {
             Box::new(m0003_workers::Migration),
             Box::new(m0004_link_explanations::Migration),
             Box::new(m0005_refold_search_words::Migration),
+            Box::new(m0006_queries_and_collections::Migration),
+            Box::new(m0007_cluster_representatives::Migration),
             Box::new(m0011_fetch_requests::Migration),
         ]
     }

@@ -256,6 +256,36 @@ impl Archive {
         self.db.close().await.doing("closing the archive")
     }
 
+    /// The size on disk of the stories table and of each of its indexes (SQLite's FTS5 tables
+    /// included), in bytes, by name; for benchmarks.
+    pub async fn story_index_sizes(&self) -> Result<Vec<(String, i64)>> {
+        let sql = match self.backend() {
+            Backend::Postgres => {
+                "SELECT 'stories (table)', pg_relation_size('stories') \
+                 UNION ALL SELECT indexrelname::text, pg_relation_size(indexrelid) \
+                 FROM pg_stat_user_indexes WHERE relname = 'stories' ORDER BY 1"
+            }
+            Backend::Sqlite => {
+                "SELECT name, SUM(pgsize) FROM dbstat WHERE name = 'stories' \
+                 OR name LIKE 'story_search%' OR name LIKE 'idx_stories%' \
+                 OR name LIKE 'sqlite_autoindex_stories%' GROUP BY name ORDER BY name"
+            }
+        };
+        let backend = self.db.get_database_backend();
+        let rows = self
+            .db
+            .query_all_raw(sea_orm::Statement::from_string(backend, sql))
+            .await
+            .doing("measuring the story indexes")?;
+        rows.iter()
+            .map(|row| {
+                let name: String = row.try_get_by_index(0).doing("reading an index size")?;
+                let bytes: i64 = row.try_get_by_index(1).doing("reading an index size")?;
+                Ok((name, bytes))
+            })
+            .collect()
+    }
+
     /// Runs a raw statement; for tests and maintenance, not for application queries.
     pub async fn execute_unprepared(&self, sql: &str) -> Result<()> {
         self.db.execute_unprepared(sql).await.doing("running a maintenance statement")?;

@@ -1,7 +1,9 @@
 //! Story clusters: stories about one event, with a representative.
 //!
 //! A story belongs to at most one cluster. Putting it in another moves it; a cluster left without
-//! members is deleted.
+//! members is deleted. Every change also writes `stories.cluster_representative` of the stories it
+//! touches (their cluster's representative, as the cluster tables say), which the deduplicated
+//! view and folded counts read.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -13,7 +15,7 @@ use sea_orm::{
 };
 
 use crate::Archive;
-use crate::entity::{cluster_member, story_cluster};
+use crate::entity::{cluster_member, story, story_cluster};
 use crate::error::{Context as _, Error, Result};
 
 /// A story's place in a cluster.
@@ -81,14 +83,43 @@ pub async fn replace(
     if updated.rows_affected == 0 {
         return Err(Error::NotFound { what: format!("cluster {id}") });
     }
+    let before: Vec<i64> = cluster_member::Entity::find()
+        .select_only()
+        .column(cluster_member::Column::StoryId)
+        .filter(cluster_member::Column::ClusterId.eq(id))
+        .into_tuple()
+        .all(&txn)
+        .await
+        .doing("reading cluster members")?;
     cluster_member::Entity::delete_many()
         .filter(cluster_member::Column::ClusterId.eq(id))
         .exec(&txn)
         .await
         .doing("updating cluster members")?;
     put_members(&txn, id, representative, members).await?;
+    write_representatives(&txn, &before).await?;
     txn.commit().await.doing("committing a cluster")?;
     get(archive, id).await
+}
+
+/// Writes `stories.cluster_representative` of these stories from the cluster tables.
+async fn write_representatives(db: &impl ConnectionTrait, story_ids: &[i64]) -> Result<()> {
+    for ids in story_ids.chunks(500) {
+        story::Entity::update_many()
+            .col_expr(
+                story::Column::ClusterRepresentative,
+                Expr::cust(
+                    "(SELECT story_clusters.representative_story_id FROM cluster_members \
+                     JOIN story_clusters ON story_clusters.id = cluster_members.cluster_id \
+                     WHERE cluster_members.story_id = stories.id)",
+                ),
+            )
+            .filter(story::Column::Id.is_in(ids.iter().copied()))
+            .exec(db)
+            .await
+            .doing("writing stories' cluster representatives")?;
+    }
+    Ok(())
 }
 
 async fn put_members(
@@ -145,7 +176,8 @@ async fn put_members(
                 .doing("deleting an empty cluster")?;
         }
     }
-    Ok(())
+    let story_ids: Vec<i64> = all.iter().map(|member| member.story_id).collect();
+    write_representatives(db, &story_ids).await
 }
 
 /// The cluster with this id, members included.
@@ -186,6 +218,15 @@ pub async fn remove_story(archive: &Archive, story_id: i64) -> Result<()> {
         .await
         .doing("reading a cluster member")?;
     if let Some(member) = member {
+        let mut touched: Vec<i64> = cluster_member::Entity::find()
+            .select_only()
+            .column(cluster_member::Column::StoryId)
+            .filter(cluster_member::Column::ClusterId.eq(member.cluster_id))
+            .into_tuple()
+            .all(&txn)
+            .await
+            .doing("reading cluster members")?;
+        touched.push(story_id);
         cluster_member::Entity::delete_by_id(story_id)
             .exec(&txn)
             .await
@@ -206,6 +247,7 @@ pub async fn remove_story(archive: &Archive, story_id: i64) -> Result<()> {
                 .await
                 .doing("deleting a cluster")?;
         }
+        write_representatives(&txn, &touched).await?;
     }
     txn.commit().await.doing("committing a cluster change")?;
     Ok(())

@@ -11,6 +11,10 @@
 //! - [`stories`]: extracted stories and every URL variant seen for each;
 //! - [`search`]: the words each story is found by, and the index over them;
 //! - [`query`]: the researchers' query language, parsed (words, phrases, `OR`, `NOT`, fields);
+//! - [`matching`]: running a query over each backend's index, the same stories on both;
+//! - [`collections`]: named groups of sources, which queries and counts filter by;
+//! - [`counts`]: stories and story clusters a query selects per day, week or month;
+//! - [`top`]: the sources and words of a selection, raw and folded;
 //! - [`merge`]: exact-match merging by lossy URL and by source, day and normalized title;
 //! - [`sentences`]: which story first had each sentence, per source and week;
 //! - [`signatures`]: each story's fuzzy-dedup signals, for comparing later batches;
@@ -39,10 +43,13 @@ mod error;
 mod json;
 
 pub mod clusters;
+pub mod collections;
+pub mod counts;
 pub mod duplicates;
 pub mod feeds;
 pub mod fetches;
 pub mod frontier;
+pub mod matching;
 pub mod merge;
 pub mod query;
 pub mod search;
@@ -53,6 +60,7 @@ pub mod stories;
 #[cfg(feature = "test-support")]
 pub mod testing;
 pub mod text;
+pub mod top;
 pub mod workers;
 
 pub use archive::{Archive, Backend, Location, MigrationReport, OpenMode, mask_password};

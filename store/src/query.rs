@@ -19,7 +19,7 @@
 //! reported with the character position where it was found and what was expected there
 //! ([`ParseError`]).
 //!
-//! This module only parses; selecting stories by a [`Query`] is the repositories' work.
+//! This module only parses; [`crate::matching`] selects the stories a [`Query`] matches.
 
 use std::fmt;
 
@@ -325,7 +325,7 @@ impl Parser {
             Kind::Field(field) => self.field(field, token.position, depth),
             Kind::Term(word) => term(&word, token.position),
             Kind::Phrase(text) => {
-                let words = search::words(&text);
+                let words = search::phrase_words(&text);
                 if words.is_empty() {
                     return Err(ParseError {
                         position: token.position,
@@ -401,8 +401,10 @@ fn term(word: &str, position: usize) -> Result<Query, ParseError> {
             message: format!("`{word}` has no letters or digits to search for"),
         });
     }
-    let cjk = word.chars().any(search::is_cjk);
-    Ok(if words.len() == 1 || cjk { Query::Words(words) } else { Query::Phrase(words) })
+    if words.len() == 1 || word.chars().any(search::is_cjk) {
+        return Ok(Query::Words(words));
+    }
+    Ok(Query::Phrase(search::phrase_words(word)))
 }
 
 fn describe(kind: &Kind) -> String {

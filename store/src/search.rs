@@ -5,7 +5,8 @@
 //! and diacritics, so that `Malmö`, `MALMØ` and `malmo` are one word. Folding is Rust code, so both
 //! backends see the same words: each story keeps them in `stories.search_words`, space-separated,
 //! and the backend indexes that column its own way (migration `m0002_word_search`): an FTS5 table
-//! on SQLite, a GIN index over the words as an array on PostgreSQL.
+//! on SQLite, a GIN index over the words as a `tsvector` on PostgreSQL (each word one lexeme, as
+//! written; migration `m0006_queries_and_collections`).
 //!
 //! Chinese, Japanese and Korean write words without spaces between them (Korean puts its particles
 //! on the word: `서울에서`, in Seoul), so a run of their characters is indexed as its characters
@@ -14,19 +15,16 @@
 //! is found without a dictionary, at the price of finding `東京都` also where `東京` and `京都`
 //! stand apart.
 //!
-//! `condition` selects the stories that have every word asked for, and the stories whose words
-//! are not written yet (archived before word search, until [`fill_missing`] runs, which `morgue
-//! migrate` does), so a search never misses a story. The index is exact on both backends; the
-//! stories without words are not, and callers check those with [`has_words`].
+//! [`crate::matching`] runs queries over this index, and also selects the stories whose words are
+//! not written yet (archived before word search, until [`fill_missing`] runs, which `morgue
+//! migrate` does), so a search never misses a story; it checks those over their text with the
+//! same folding.
 
 use std::collections::HashSet;
 
 use normalizer::{FoldOptions, fold_text};
-use sea_orm::sea_query::{Condition, Expr};
-use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseBackend, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect,
-};
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 use crate::Archive;
 use crate::entity::story;
@@ -120,23 +118,42 @@ pub(crate) fn is_cjk(c: char) -> bool {
     )
 }
 
-/// Whether a story's title or searchable text has every one of `terms` (folded, as [`words`] gives
-/// them) as a word, as the index says it once the story's words are written (a word longer than
-/// [`MAX_WORD_BYTES`] is never found). True when `terms` is empty.
-pub fn has_words(title: Option<&str>, searchable: &str, terms: &[String]) -> bool {
-    let mut missing: HashSet<&str> = terms.iter().map(String::as_str).collect();
-    for part in [title.unwrap_or_default(), searchable] {
-        if missing.is_empty() {
-            break;
+/// The words a phrase asks for, in order and repeated as written (a run of CJK characters as its
+/// pairs of neighbours, or the one character alone).
+pub fn phrase_words(text: &str) -> Vec<String> {
+    let folded = fold_text(text, FoldOptions { diacritics: true });
+    let mut out = Vec::new();
+    for_each_word(&folded, Pieces::Query, |word| out.push(word.to_owned()));
+    out
+}
+
+/// A text's words as a query checks them: the set the index holds for it, and the sequence of
+/// words (CJK runs as their pairs) that phrases are looked for in; borrowed from the folded text
+/// ([`fold`]).
+#[derive(Debug, Default)]
+pub(crate) struct Indexed<'a> {
+    /// Every word the index holds for the text (none longer than [`MAX_WORD_BYTES`]).
+    pub(crate) words: HashSet<&'a str>,
+    /// The words in order, as [`phrase_words`] gives them.
+    pub(crate) sequence: Vec<&'a str>,
+}
+
+/// A text folded as the index folds it.
+pub(crate) fn fold(text: &str) -> String {
+    fold_text(text, FoldOptions { diacritics: true })
+}
+
+/// The words of a folded text (a title, or a searchable text).
+pub(crate) fn indexed(folded: &str) -> Indexed<'_> {
+    let mut words = HashSet::new();
+    for_each_word(folded, Pieces::Index, |word| {
+        if word.len() <= MAX_WORD_BYTES {
+            words.insert(word);
         }
-        let folded = fold_text(part, FoldOptions { diacritics: true });
-        for_each_word(&folded, Pieces::Index, |word| {
-            if word.len() <= MAX_WORD_BYTES {
-                missing.remove(word);
-            }
-        });
-    }
-    missing.is_empty()
+    });
+    let mut sequence = Vec::new();
+    for_each_word(folded, Pieces::Query, |word| sequence.push(word));
+    Indexed { words, sequence }
 }
 
 /// What `stories.search_words` holds for a story with this title and searchable text.
@@ -157,30 +174,6 @@ pub(crate) fn column(title: Option<&str>, searchable: &str) -> String {
         }
     }
     column
-}
-
-/// The stories that have every one of `terms` (folded, as [`words`] gives them), and with
-/// `unindexed` those whose words are not written yet (an `OR` that keeps the planners from the
-/// word index, so callers add it only while [`any_missing`] finds such stories).
-pub(crate) fn condition(backend: DatabaseBackend, terms: &[String], unindexed: bool) -> Condition {
-    let indexed = match backend {
-        DatabaseBackend::Postgres => Expr::cust_with_values(
-            r#"string_to_array("stories"."search_words", ' ') @> string_to_array($1, ' ')"#,
-            [terms.join(" ")],
-        ),
-        // FTS5's query language: each term a quoted string (terms are letters and digits only),
-        // all of them required.
-        _ => Expr::cust_with_values(
-            r#""stories"."id" IN (SELECT rowid FROM story_search WHERE story_search MATCH ?)"#,
-            [terms
-                .iter()
-                .map(|term| format!("\"{}\"", term.replace('"', "\"\"")))
-                .collect::<Vec<_>>()
-                .join(" AND ")],
-        ),
-    };
-    let condition = Condition::any().add(indexed);
-    if unindexed { condition.add(story::Column::SearchWords.is_null()) } else { condition }
 }
 
 /// Whether some story's words are not written yet (found by a partial index: quick either way).
@@ -270,16 +263,17 @@ mod tests {
         let long = "x".repeat(MAX_WORD_BYTES + 1);
         let longest = "y".repeat(MAX_WORD_BYTES);
         assert_eq!(column(Some(&long), &format!("a {longest} b")), format!("a {longest} b"));
-        assert!(!has_words(None, &long, &words(&long)));
-        assert!(has_words(None, &longest, &words(&longest)));
+        assert!(!indexed(&long).words.contains(long.as_str()));
+        assert!(indexed(&longest).words.contains(longest.as_str()));
     }
 
     #[test]
-    fn every_term_must_be_a_whole_word_of_title_or_text() {
-        let terms = words("malmo again");
-        assert!(has_words(Some("Malmö wins"), "It won again.", &terms));
-        assert!(!has_words(Some("Malmö wins"), "It won once.", &terms));
-        assert!(!has_words(Some("Malmöhus"), "again", &terms));
-        assert!(has_words(None, "anything", &[]));
+    fn a_text_is_checked_by_the_words_the_index_holds_and_their_order() {
+        let folded = fold("Malmö wins, again: 東京で地震");
+        let text = indexed(&folded);
+        let words = &text.words;
+        assert!(words.contains("malmo") && words.contains("東") && words.contains("東京"));
+        assert_eq!(text.sequence, ["malmo", "wins", "again", "東京", "京で", "で地", "地震"]);
+        assert_eq!(phrase_words("the cat, the hat"), ["the", "cat", "the", "hat"]);
     }
 }

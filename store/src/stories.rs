@@ -12,12 +12,13 @@ use sea_orm::{
     QueryOrder, QuerySelect, Set,
 };
 
-use sea_orm::sea_query::Expr;
+use sea_orm::sea_query::{Condition, Expr, ExprTrait};
 
 use crate::Archive;
 use crate::entity::{removed_sentence, story, story_url};
 use crate::error::{Context as _, Error, Result};
 use crate::json;
+use crate::matching::Matcher;
 use crate::search;
 use crate::sources::inserted_row;
 use crate::text::{self, line_opt, line_owned, long_owned};
@@ -241,6 +242,7 @@ pub async fn insert(archive: &Archive, new: &NewStory) -> Result<Inserted> {
         provenance: Set(json::encode(&new.provenance)),
         extractor_version: Set(new.extractor_version.clone()),
         created_at: Set(Utc::now()),
+        cluster_representative: Set(None),
     };
     let result = story::Entity::insert(row)
         .on_conflict_do_nothing_on([story::Column::LossyUrl])
@@ -550,7 +552,7 @@ pub async fn title_match(
 }
 
 /// Which stories [`page`] returns. Empty and `None` fields do not filter.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Filter {
     /// Only stories of these sources.
     pub source_ids: Vec<i64>,
@@ -561,10 +563,46 @@ pub struct Filter {
     pub to_day: Option<NaiveDate>,
     /// Only stories in this language (as the extractor names it: ISO 639-1, `en`).
     pub language: Option<String>,
-    /// Only stories whose title or searchable text has every one of these words (folded, as
-    /// [`search::words`] gives them), and the stories whose words are not written yet (see
-    /// [`search`]): check with [`search::has_words`] where that matters.
-    pub words: Vec<String>,
+    /// Only stories this query may match: a superset when the query has phrases or `title:`, or
+    /// while some stories' words are not written yet (see [`search`]); check each with
+    /// [`Matcher::matches`] where that matters.
+    pub query: Option<Matcher>,
+    /// The deduplicated view: only the stories in no cluster and each cluster's representative
+    /// (`stories.cluster_representative`, indexed, so a folded page reads only what it returns).
+    pub one_per_cluster: bool,
+}
+
+impl Filter {
+    /// The condition on `stories` that selects what the filter keeps, and whether it is exact
+    /// (see [`Matcher::exact`]; it is a superset when not).
+    pub(crate) async fn condition(&self, archive: &Archive) -> Result<(Condition, bool)> {
+        let mut condition = Condition::all();
+        let mut exact = true;
+        if !self.source_ids.is_empty() {
+            condition =
+                condition.add(story::Column::SourceId.is_in(self.source_ids.iter().copied()));
+        }
+        if let Some(day) = self.from_day {
+            condition = condition.add(story::Column::PublishedDay.gte(day));
+        }
+        if let Some(day) = self.to_day {
+            condition = condition.add(story::Column::PublishedDay.lte(day));
+        }
+        if let Some(language) = &self.language {
+            condition = condition.add(story::Column::Language.eq(text::line(language).as_ref()));
+        }
+        if let Some(matcher) = &self.query {
+            let backend = archive.db.get_database_backend();
+            let unindexed = search::any_missing(&archive.db).await?;
+            let (expr, query_exact) = matcher.condition(backend, unindexed);
+            condition = condition.add(expr);
+            exact = query_exact;
+        }
+        if self.one_per_cluster {
+            condition = condition.add(representatives());
+        }
+        Ok((condition, exact))
+    }
 }
 
 /// Up to `limit` stories that `filter` selects with ids above `after`, by id: an export reads the
@@ -575,24 +613,8 @@ pub async fn page(
     after: i64,
     limit: u64,
 ) -> Result<Vec<Story>> {
-    let mut query = story::Entity::find().filter(story::Column::Id.gt(after));
-    if !filter.source_ids.is_empty() {
-        query = query.filter(story::Column::SourceId.is_in(filter.source_ids.iter().copied()));
-    }
-    if let Some(day) = filter.from_day {
-        query = query.filter(story::Column::PublishedDay.gte(day));
-    }
-    if let Some(day) = filter.to_day {
-        query = query.filter(story::Column::PublishedDay.lte(day));
-    }
-    if let Some(language) = &filter.language {
-        query = query.filter(story::Column::Language.eq(text::line(language).as_ref()));
-    }
-    if !filter.words.is_empty() {
-        let backend = archive.db.get_database_backend();
-        let unindexed = search::any_missing(&archive.db).await?;
-        query = query.filter(search::condition(backend, &filter.words, unindexed));
-    }
+    let (condition, _) = filter.condition(archive).await?;
+    let query = story::Entity::find().filter(story::Column::Id.gt(after)).filter(condition);
     query
         .order_by_asc(story::Column::Id)
         .limit(limit)
@@ -602,6 +624,14 @@ pub async fn page(
         .into_iter()
         .map(Story::try_from)
         .collect()
+}
+
+/// The stories the deduplicated view keeps: those in no cluster, and each cluster's representative.
+pub(crate) fn representatives() -> Condition {
+    Condition::any().add(story::Column::ClusterRepresentative.is_null()).add(
+        Expr::col((story::Entity, story::Column::ClusterRepresentative))
+            .equals((story::Entity, story::Column::Id)),
+    )
 }
 
 /// How many stories the archive holds.

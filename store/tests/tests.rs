@@ -5,12 +5,16 @@
 mod archive;
 // Round trips and idempotent inserts, one module per repository.
 mod clusters;
+// Counts over time, raw and folded.
+mod counts;
 mod duplicates;
 mod feeds;
 mod fetches;
 // Exact-match merging by lossy URL and title.
 mod frontier;
 mod merge;
+// The query language run on each backend's index.
+mod query;
 mod sentences;
 mod signatures;
 mod sources;

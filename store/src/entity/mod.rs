@@ -5,6 +5,8 @@
 #![allow(unreachable_pub)]
 
 pub(crate) mod cluster_member;
+pub(crate) mod collection;
+pub(crate) mod collection_source;
 pub(crate) mod duplicate_link;
 pub(crate) mod feed;
 pub(crate) mod fetch;

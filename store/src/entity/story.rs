@@ -24,6 +24,7 @@ pub struct Model {
     pub provenance: String,
     pub extractor_version: String,
     pub created_at: DateTimeUtc,
+    pub cluster_representative: Option<i64>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

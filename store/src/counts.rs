@@ -1,0 +1,204 @@
+//! Attention over time: per day, week or month, how many stories a filter selects, how many
+//! story clusters (copies folded: a wire story carried by 40 outlets counts once), and how many
+//! of each there are without the query, for the share.
+//!
+//! A cluster counts once in each period in which one of its selected stories was published; a
+//! story in no cluster is its own. The archive counts in SQL (grouped by the period, clusters as
+//! `COUNT(DISTINCT COALESCE(cluster_representative, id))`) when the query's index answer is exact
+//! ([`crate::matching::Matcher::exact`]); otherwise (phrases, `title:`, stories whose words are
+//! not written yet) the candidates are read a page at a time and each is checked. Stories without
+//! a publication day are not counted.
+
+use std::collections::{BTreeMap, HashSet};
+
+use chrono::{Datelike, Days, NaiveDate};
+use sea_orm::sea_query::{Condition, Expr};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseBackend, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect,
+};
+
+use crate::Archive;
+use crate::entity::story;
+use crate::error::{Context as _, Error, Result};
+use crate::stories::{Filter, Story};
+
+/// The length of a period.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Period {
+    /// Calendar days (the source's).
+    Day,
+    /// Weeks from Monday.
+    Week,
+    /// Calendar months.
+    Month,
+}
+
+impl Period {
+    /// The first day of the period `day` falls in.
+    pub fn start(self, day: NaiveDate) -> NaiveDate {
+        match self {
+            Period::Day => day,
+            Period::Week => day - Days::new(u64::from(day.weekday().num_days_from_monday())),
+            Period::Month => day.with_day(1).unwrap_or(day),
+        }
+    }
+
+    /// The period's start as the backend computes it from `stories.published_day`, as text.
+    fn sql(self, backend: DatabaseBackend) -> &'static str {
+        match (backend, self) {
+            (DatabaseBackend::Postgres, Period::Day) => {
+                r#"to_char("stories"."published_day", 'YYYY-MM-DD')"#
+            }
+            (DatabaseBackend::Postgres, Period::Week) => {
+                r#"to_char(date_trunc('week', "stories"."published_day"), 'YYYY-MM-DD')"#
+            }
+            (DatabaseBackend::Postgres, Period::Month) => {
+                r#"to_char(date_trunc('month', "stories"."published_day"), 'YYYY-MM-DD')"#
+            }
+            (_, Period::Day) => r#"date("stories"."published_day")"#,
+            (_, Period::Week) => {
+                r#"date("stories"."published_day", '-' || ((CAST(strftime('%w', "stories"."published_day") AS INTEGER) + 6) % 7) || ' days')"#
+            }
+            (_, Period::Month) => r#"strftime('%Y-%m-01', "stories"."published_day")"#,
+        }
+    }
+}
+
+/// One period's counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PeriodCount {
+    /// The period's first day.
+    pub start: NaiveDate,
+    /// Stories the filter selects.
+    pub stories: u64,
+    /// Story clusters the filter selects (a story in no cluster is one).
+    pub clusters: u64,
+    /// Stories of the filter's sources and days, whatever the query and language.
+    pub all_stories: u64,
+    /// Story clusters of the filter's sources and days.
+    pub all_clusters: u64,
+}
+
+/// Stories and clusters a filter selects, per period, and all stories and clusters of its sources
+/// and days; by period, every period with stories of those sources (empty ones left out).
+pub async fn counts(
+    archive: &Archive,
+    filter: &Filter,
+    period: Period,
+) -> Result<Vec<PeriodCount>> {
+    let all = Filter { query: None, language: None, one_per_cluster: false, ..filter.clone() };
+    let selected = Filter { one_per_cluster: false, ..filter.clone() };
+    let mut periods: BTreeMap<NaiveDate, PeriodCount> = BTreeMap::new();
+    let (condition, _) = all.condition(archive).await?;
+    for (start, stories, clusters) in grouped(archive, condition, period).await? {
+        let row = periods.entry(start).or_insert_with(|| empty(start));
+        row.all_stories = stories;
+        row.all_clusters = clusters;
+    }
+    let (condition, exact) = selected.condition(archive).await?;
+    let counted = if exact {
+        grouped(archive, condition, period).await?
+    } else {
+        checked(archive, &selected, condition, period).await?
+    };
+    for (start, stories, clusters) in counted {
+        let row = periods.entry(start).or_insert_with(|| empty(start));
+        row.stories = stories;
+        row.clusters = clusters;
+    }
+    Ok(periods.into_values().collect())
+}
+
+fn empty(start: NaiveDate) -> PeriodCount {
+    PeriodCount { start, stories: 0, clusters: 0, all_stories: 0, all_clusters: 0 }
+}
+
+/// Counts in SQL: per period, stories and distinct clusters.
+async fn grouped(
+    archive: &Archive,
+    condition: Condition,
+    period: Period,
+) -> Result<Vec<(NaiveDate, u64, u64)>> {
+    let backend = archive.db.get_database_backend();
+    let start = period.sql(backend);
+    let rows: Vec<(String, i64, i64)> = story::Entity::find()
+        .select_only()
+        .column_as(Expr::cust(start), "start")
+        .column_as(Expr::cust("COUNT(*)"), "stories")
+        .column_as(
+            Expr::cust(
+                r#"COUNT(DISTINCT COALESCE("stories"."cluster_representative", "stories"."id"))"#,
+            ),
+            "clusters",
+        )
+        .filter(condition)
+        .filter(story::Column::PublishedDay.is_not_null())
+        .group_by(Expr::cust(start))
+        .into_tuple()
+        .all(&archive.db)
+        .await
+        .doing("counting stories per period")?;
+    rows.into_iter()
+        .map(|(start, stories, clusters)| {
+            let day = NaiveDate::parse_from_str(&start, "%Y-%m-%d")
+                .map_err(|_| Error::Corrupt { what: format!("period start {start:?}") })?;
+            Ok((day, u64::try_from(stories).unwrap_or(0), u64::try_from(clusters).unwrap_or(0)))
+        })
+        .collect()
+}
+
+/// Counts candidates checked one by one ([`crate::matching::Matcher::matches`]).
+async fn checked(
+    archive: &Archive,
+    filter: &Filter,
+    condition: Condition,
+    period: Period,
+) -> Result<Vec<(NaiveDate, u64, u64)>> {
+    let mut periods: BTreeMap<NaiveDate, (u64, HashSet<i64>)> = BTreeMap::new();
+    each_match(archive, filter, condition, true, |story, fold| {
+        if let Some(day) = story.story.published_day {
+            let entry = periods.entry(period.start(day)).or_default();
+            entry.0 += 1;
+            entry.1.insert(fold);
+        }
+    })
+    .await?;
+    Ok(periods
+        .into_iter()
+        .map(|(start, (stories, clusters))| (start, stories, clusters.len() as u64))
+        .collect())
+}
+
+/// Calls `f` with each story `condition` selects that the filter's query matches, by id, with
+/// the key its cluster is counted by (its representative, or itself); with `dated`, only the
+/// stories with a publication day.
+pub(crate) async fn each_match(
+    archive: &Archive,
+    filter: &Filter,
+    condition: Condition,
+    dated: bool,
+    mut f: impl FnMut(&Story, i64),
+) -> Result<()> {
+    let mut after = 0;
+    loop {
+        let mut query = story::Entity::find()
+            .filter(condition.clone())
+            .filter(story::Column::Id.gt(after))
+            .order_by_asc(story::Column::Id)
+            .limit(500);
+        if dated {
+            query = query.filter(story::Column::PublishedDay.is_not_null());
+        }
+        let rows = query.all(&archive.db).await.doing("reading stories to count")?;
+        let Some(last) = rows.last() else { return Ok(()) };
+        after = last.id;
+        for row in rows {
+            let fold = row.cluster_representative.unwrap_or(row.id);
+            let story = Story::try_from(row)?;
+            if filter.query.as_ref().is_none_or(|matcher| matcher.matches(&story)) {
+                f(&story, fold);
+            }
+        }
+    }
+}

@@ -1,0 +1,313 @@
+//! Running a [`Query`] against the archive: which stories match, the same on SQLite and
+//! PostgreSQL.
+//!
+//! A query is first [resolved](Matcher::new): `source:` and `collection:` names become the ids of
+//! their sources (an unknown name is [`Error::NotFound`]). Then each backend's word index selects
+//! the candidates, and Rust code decides where the index cannot:
+//!
+//! - Words, prefixes, `OR`, `AND` and `NOT` over them are answered by the index exactly. SQLite
+//!   asks its FTS5 table (`"flood" AND ("storm" OR "hurri" *) NOT "sport"`); PostgreSQL a GIN
+//!   index over a `tsvector` built from our own folded words (`array_to_tsvector`, no parser,
+//!   no stemming), with the same tree as a `tsquery` (`'flood' & ('storm' | 'hurri':*) &
+//!   !'sport'`). Both hold exactly the words `search` wrote, so both find the same stories.
+//! - Sources, collections and languages are plain column conditions.
+//! - Phrases and `title:` are not in the index: the words a story is found by are kept once each,
+//!   title and text together, without positions. The index gives the stories with every word
+//!   of the phrase (or of the title's query, anywhere), and [`Matcher::matches`] checks each
+//!   candidate over its folded title and text, word by word, with the same folding on both
+//!   backends. Positions in the index (FTS5 phrases, `tsvector` positions with `<->`) were the
+//!   alternative: they would double the index on both backends for the one operator, and the
+//!   two backends would still have to agree on what a position is (title and text apart, CJK
+//!   pairs); the check over the text is one piece of Rust code for both.
+//!
+//! The condition is a superset of the matches, and [`Matcher::exact`] says when it is the
+//! matches themselves (no phrase and no `title:` where the index cannot tell, every story's
+//! words written): callers that count in SQL need that; others run [`Matcher::matches`] on each
+//! candidate, which is always right.
+
+use sea_orm::DatabaseBackend;
+use sea_orm::sea_query::{Expr, ExprTrait};
+
+use crate::Archive;
+use crate::entity::story;
+use crate::error::{Error, Result};
+use crate::query::Query;
+use crate::search::{self, Indexed};
+use crate::stories::Story;
+use crate::text;
+
+/// A query with its names resolved, ready to select stories.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Matcher {
+    node: Node,
+}
+
+/// A [`Query`] with `source:` and `collection:` turned into source ids.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Node {
+    Words(Vec<String>),
+    Phrase(Vec<String>),
+    Prefix(String),
+    Title(Box<Node>),
+    /// Stories of any of these sources (ascending).
+    Sources(Vec<i64>),
+    Language(String),
+    And(Vec<Node>),
+    Or(Vec<Node>),
+    Not(Box<Node>),
+    /// No story: words longer than the index keeps ([`search::MAX_WORD_BYTES`]).
+    Never,
+}
+
+impl Matcher {
+    /// Resolves the names of `query`'s sources and collections.
+    pub async fn new(archive: &Archive, query: &Query) -> Result<Matcher> {
+        Ok(Matcher { node: Box::pin(resolve(archive, query)).await? })
+    }
+
+    /// Whether the archive's condition for the query selects exactly the matching
+    /// stories when every story's words are written; otherwise it selects a superset, and
+    /// [`Matcher::matches`] decides.
+    pub fn exact(&self) -> bool {
+        sql(&self.node, DatabaseBackend::Sqlite, false).1
+    }
+
+    /// The condition on `stories` that selects every matching story (and, with `unindexed`,
+    /// also the stories whose words are not written yet), and whether it selects only them.
+    pub(crate) fn condition(&self, backend: DatabaseBackend, unindexed: bool) -> (Expr, bool) {
+        let (expr, exact) = sql(&self.node, backend, unindexed);
+        (expr.unwrap_or_else(|| Expr::cust("1 = 1")), exact)
+    }
+
+    /// Whether a story matches: its folded title and searchable text, its source and language.
+    pub fn matches(&self, story: &Story) -> bool {
+        let title = search::fold(story.story.title.as_deref().unwrap_or_default());
+        let text = search::fold(story.searchable());
+        let doc = Doc {
+            title: search::indexed(&title),
+            text: search::indexed(&text),
+            source_id: story.story.source_id,
+            language: story.story.language.as_deref(),
+        };
+        eval(&self.node, &doc, false)
+    }
+}
+
+async fn resolve(archive: &Archive, query: &Query) -> Result<Node> {
+    Ok(match query {
+        Query::Words(words) | Query::Phrase(words) if words.iter().any(|w| too_long(w)) => {
+            Node::Never
+        }
+        Query::Prefix(prefix) if too_long(prefix) => Node::Never,
+        Query::Words(words) => Node::Words(words.clone()),
+        Query::Phrase(words) => Node::Phrase(words.clone()),
+        Query::Prefix(prefix) => Node::Prefix(prefix.clone()),
+        Query::Title(inner) => Node::Title(Box::new(Box::pin(resolve(archive, inner)).await?)),
+        Query::Source(name) => match crate::sources::by_name(archive, name).await? {
+            Some(source) => Node::Sources(vec![source.id]),
+            None => return Err(Error::NotFound { what: format!("source {name:?}") }),
+        },
+        Query::Collection(name) => match crate::collections::by_name(archive, name).await? {
+            Some(collection) => Node::Sources(collection.source_ids), // ascending
+            None => return Err(Error::NotFound { what: format!("collection {name:?}") }),
+        },
+        Query::Language(code) => Node::Language(text::line(code).into_owned()),
+        Query::And(parts) | Query::Or(parts) => {
+            let mut nodes = Vec::with_capacity(parts.len());
+            for part in parts {
+                nodes.push(Box::pin(resolve(archive, part)).await?);
+            }
+            if matches!(query, Query::And(_)) { Node::And(nodes) } else { Node::Or(nodes) }
+        }
+        Query::Not(inner) => Node::Not(Box::new(Box::pin(resolve(archive, inner)).await?)),
+    })
+}
+
+/// Whether the index never holds this word.
+fn too_long(word: &str) -> bool {
+    word.len() > search::MAX_WORD_BYTES
+}
+
+/// A search expression in the backend's index language (FTS5 `MATCH`, or a `tsquery`), and
+/// whether it selects exactly the matches; `None` when part of `node` is not about words.
+fn index_expr(node: &Node, backend: DatabaseBackend) -> Option<(String, bool)> {
+    let postgres = backend == DatabaseBackend::Postgres;
+    let lexeme = |word: &str| {
+        if postgres {
+            format!("'{}'", word.replace('\\', "\\\\").replace('\'', "''"))
+        } else {
+            format!("\"{}\"", word.replace('"', "\"\""))
+        }
+    };
+    let (and, or) = if postgres { (" & ", " | ") } else { (" AND ", " OR ") };
+    let all = |words: &[String]| {
+        format!("({})", words.iter().map(|w| lexeme(w)).collect::<Vec<_>>().join(and))
+    };
+    match node {
+        Node::Words(words) => Some((all(words), true)),
+        Node::Phrase(words) => Some((all(words), false)),
+        Node::Prefix(prefix) => {
+            Some((format!("{}{}", lexeme(prefix), if postgres { ":*" } else { " *" }), true))
+        }
+        Node::Title(inner) => index_expr(inner, backend).map(|(expr, _)| (expr, false)),
+        Node::And(parts) => index_and(parts, backend),
+        Node::Or(parts) => {
+            let mut exprs = Vec::with_capacity(parts.len());
+            let mut exact = true;
+            for part in parts {
+                let (expr, part_exact) = index_expr(part, backend)?;
+                exprs.push(expr);
+                exact &= part_exact;
+            }
+            Some((format!("({})", exprs.join(or)), exact))
+        }
+        Node::Not(_) | Node::Sources(_) | Node::Language(_) | Node::Never => None,
+    }
+}
+
+/// The parts of an `AND` as one index expression: its positive parts, less its negated ones
+/// (FTS5 has only a binary `NOT`, so at least one part must be positive). A negated part the
+/// index cannot decide exactly is left to [`Matcher::matches`].
+fn index_and(parts: &[Node], backend: DatabaseBackend) -> Option<(String, bool)> {
+    let postgres = backend == DatabaseBackend::Postgres;
+    let mut positive = Vec::new();
+    let mut negative = Vec::new();
+    let mut exact = true;
+    for part in parts {
+        if let Node::Not(inner) = part {
+            match index_expr(inner, backend)? {
+                (expr, true) => negative.push(expr),
+                (_, false) => exact = false,
+            }
+        } else {
+            let (expr, part_exact) = index_expr(part, backend)?;
+            positive.push(expr);
+            exact &= part_exact;
+        }
+    }
+    if positive.is_empty() {
+        return None;
+    }
+    let mut expr = format!("({})", positive.join(if postgres { " & " } else { " AND " }));
+    for not in negative {
+        expr = if postgres { format!("({expr} & !{not})") } else { format!("({expr} NOT {not})") };
+    }
+    Some((expr, exact))
+}
+
+/// The stories an index expression selects (and, with `unindexed`, those without words).
+fn index_condition(expr: String, backend: DatabaseBackend, unindexed: bool) -> Expr {
+    let selects = match backend {
+        DatabaseBackend::Postgres => Expr::cust_with_values(
+            r#"array_to_tsvector(string_to_array("stories"."search_words", ' ')) @@ CAST($1 AS tsquery)"#,
+            [expr],
+        ),
+        _ => Expr::cust_with_values(
+            r#""stories"."id" IN (SELECT rowid FROM story_search WHERE story_search MATCH ?)"#,
+            [expr],
+        ),
+    };
+    if unindexed {
+        selects.or(Expr::col((story::Entity, story::Column::SearchWords)).is_null())
+    } else {
+        selects
+    }
+}
+
+/// The condition selecting a superset of `node`'s matches (`None`: every story), and whether it
+/// selects exactly them.
+fn sql(node: &Node, backend: DatabaseBackend, unindexed: bool) -> (Option<Expr>, bool) {
+    if let Some((expr, exact)) = index_expr(node, backend) {
+        return (Some(index_condition(expr, backend, unindexed)), exact && !unindexed);
+    }
+    match node {
+        Node::Sources(ids) => (
+            Some(Expr::col((story::Entity, story::Column::SourceId)).is_in(ids.iter().copied())),
+            true,
+        ),
+        Node::Language(code) => {
+            let column = || Expr::col((story::Entity, story::Column::Language));
+            // Never NULL, so that its `NOT` is the stories in other languages or in none.
+            (Some(column().is_not_null().and(column().eq(code.as_str()))), true)
+        }
+        Node::Never => (Some(Expr::cust("1 = 0")), true),
+        Node::Title(inner) => (sql(inner, backend, unindexed).0, false),
+        Node::And(parts) => {
+            // The parts the index answers, as one expression; the others one by one.
+            let (words, others): (Vec<&Node>, Vec<&Node>) = parts.iter().partition(|part| {
+                let inner = if let Node::Not(inner) = part { inner } else { *part };
+                index_expr(inner, backend).is_some()
+            });
+            let mut exprs = Vec::new();
+            let mut exact = true;
+            let mut rest = others;
+            let words: Vec<Node> = words.into_iter().cloned().collect();
+            match index_and(&words, backend) {
+                Some((expr, words_exact)) => {
+                    exprs.push(index_condition(expr, backend, unindexed));
+                    exact &= words_exact && !unindexed;
+                }
+                None => rest.extend(parts.iter().filter(|part| words.contains(part))),
+            }
+            for part in rest {
+                let (expr, part_exact) = sql(part, backend, unindexed);
+                exprs.extend(expr);
+                exact &= part_exact;
+            }
+            (exprs.into_iter().reduce(Expr::and), exact)
+        }
+        Node::Or(parts) => {
+            let mut exprs = Vec::with_capacity(parts.len());
+            let mut exact = true;
+            for part in parts {
+                let (expr, part_exact) = sql(part, backend, unindexed);
+                let Some(expr) = expr else { return (None, false) };
+                exprs.push(expr);
+                exact &= part_exact;
+            }
+            (exprs.into_iter().reduce(Expr::or), exact)
+        }
+        Node::Not(inner) => match sql(inner, backend, unindexed) {
+            (Some(expr), true) => (Some(expr.not()), true),
+            _ => (None, false),
+        },
+        // Answered by the index above.
+        Node::Words(_) | Node::Phrase(_) | Node::Prefix(_) => (None, false),
+    }
+}
+
+/// What a story is matched against.
+struct Doc<'a> {
+    title: Indexed<'a>,
+    text: Indexed<'a>,
+    source_id: i64,
+    language: Option<&'a str>,
+}
+
+fn eval(node: &Node, doc: &Doc<'_>, title_only: bool) -> bool {
+    let parts: &[&Indexed<'_>] = if title_only { &[&doc.title] } else { &[&doc.title, &doc.text] };
+    let has = |word: &String| parts.iter().any(|part| part.words.contains(word.as_str()));
+    match node {
+        Node::Words(words) => words.iter().all(has),
+        Node::Phrase(words) => {
+            words.iter().all(has) && parts.iter().any(|part| part.has_run(words))
+        }
+        Node::Prefix(prefix) => {
+            parts.iter().any(|part| part.words.iter().any(|word| word.starts_with(prefix.as_str())))
+        }
+        Node::Title(inner) => eval(inner, doc, true),
+        Node::Sources(ids) => ids.binary_search(&doc.source_id).is_ok(),
+        Node::Language(code) => doc.language == Some(code.as_str()),
+        Node::And(nodes) => nodes.iter().all(|node| eval(node, doc, title_only)),
+        Node::Or(nodes) => nodes.iter().any(|node| eval(node, doc, title_only)),
+        Node::Not(inner) => !eval(inner, doc, title_only),
+        Node::Never => false,
+    }
+}
+
+impl Indexed<'_> {
+    /// Whether `words` follow each other in this text.
+    fn has_run(&self, words: &[String]) -> bool {
+        !words.is_empty() && self.sequence.windows(words.len()).any(|window| window == words)
+    }
+}

@@ -1,0 +1,182 @@
+//! Top lists of a selection: its sources and its words, raw (stories) and folded (story
+//! clusters: a wire story carried by 40 outlets counts once).
+//!
+//! Sources are counted by the archive (in SQL when the query's index answer is exact, else each
+//! candidate checked, as [`crate::counts`] does). Words are counted over the stories' searchable
+//! text (the title, and the text without the sentences its source repeated that week: bylines,
+//! boilerplate, subscription pleas), folded as the index folds them, each word once per story;
+//! stop words of the commonest languages, words under three letters and numbers are left out.
+//! Words are counted over at most [`WORD_SAMPLE`] stories (the most recent by id), as Media Cloud
+//! samples too: the list's order is stable long before its counts are exact.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+
+use crate::Archive;
+use crate::entity::story;
+use crate::error::{Context as _, Result};
+use crate::search;
+use crate::stories::{Filter, Story};
+
+/// The most stories [`words`] reads.
+pub const WORD_SAMPLE: u64 = 5_000;
+
+/// A source's or a word's share of a selection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Top<K> {
+    /// The source's id, or the word.
+    pub key: K,
+    /// Stories.
+    pub stories: u64,
+    /// Story clusters.
+    pub clusters: u64,
+}
+
+/// The `limit` sources with the most stories the filter selects (ties by id), with their
+/// clusters.
+pub async fn sources(archive: &Archive, filter: &Filter, limit: usize) -> Result<Vec<Top<i64>>> {
+    let filter = Filter { one_per_cluster: false, ..filter.clone() };
+    let (condition, exact) = filter.condition(archive).await?;
+    let mut counted: Vec<Top<i64>> = if exact {
+        let rows: Vec<(i64, i64, i64)> = story::Entity::find()
+            .select_only()
+            .column(story::Column::SourceId)
+            .column_as(Expr::cust("COUNT(*)"), "stories")
+            .column_as(
+                Expr::cust(
+                    r#"COUNT(DISTINCT COALESCE("stories"."cluster_representative", "stories"."id"))"#,
+                ),
+                "clusters",
+            )
+            .filter(condition)
+            .group_by(story::Column::SourceId)
+            .into_tuple()
+            .all(&archive.db)
+            .await
+            .doing("counting stories per source")?;
+        rows.into_iter()
+            .map(|(key, stories, clusters)| Top {
+                key,
+                stories: u64::try_from(stories).unwrap_or(0),
+                clusters: u64::try_from(clusters).unwrap_or(0),
+            })
+            .collect()
+    } else {
+        let mut per: BTreeMap<i64, (u64, HashSet<i64>)> = BTreeMap::new();
+        crate::counts::each_match(archive, &filter, condition, false, |story, fold| {
+            let entry = per.entry(story.story.source_id).or_default();
+            entry.0 += 1;
+            entry.1.insert(fold);
+        })
+        .await?;
+        per.into_iter()
+            .map(|(key, (stories, folds))| Top { key, stories, clusters: folds.len() as u64 })
+            .collect()
+    };
+    counted.sort_by(|a, b| b.stories.cmp(&a.stories).then(a.key.cmp(&b.key)));
+    counted.truncate(limit);
+    Ok(counted)
+}
+
+/// The `limit` words in the most stories the filter selects (of the [`WORD_SAMPLE`] most recent),
+/// with the clusters they are in; ties by word.
+pub async fn words(archive: &Archive, filter: &Filter, limit: usize) -> Result<Vec<Top<String>>> {
+    let filter = Filter { one_per_cluster: false, ..filter.clone() };
+    let (condition, _) = filter.condition(archive).await?;
+    let mut per: HashMap<String, (u64, HashSet<i64>)> = HashMap::new();
+    let mut read = 0;
+    let mut before = i64::MAX;
+    while read < WORD_SAMPLE {
+        let rows = story::Entity::find()
+            .filter(condition.clone())
+            .filter(story::Column::Id.lt(before))
+            .order_by_desc(story::Column::Id)
+            .limit(500)
+            .all(&archive.db)
+            .await
+            .doing("reading stories for their words")?;
+        let Some(last) = rows.last() else { break };
+        before = last.id;
+        for row in rows {
+            let fold = row.cluster_representative.unwrap_or(row.id);
+            let story = Story::try_from(row)?;
+            if read >= WORD_SAMPLE
+                || filter.query.as_ref().is_some_and(|matcher| !matcher.matches(&story))
+            {
+                continue;
+            }
+            read += 1;
+            let mut seen = HashSet::new();
+            let title = story.story.title.as_deref().unwrap_or_default();
+            for word in search::words(title).into_iter().chain(search::words(story.searchable())) {
+                if counted_word(&word) && seen.insert(word.clone()) {
+                    let entry = per.entry(word).or_default();
+                    entry.0 += 1;
+                    entry.1.insert(fold);
+                }
+            }
+        }
+    }
+    let mut counted: Vec<Top<String>> = per
+        .into_iter()
+        .map(|(key, (stories, folds))| Top { key, stories, clusters: folds.len() as u64 })
+        .collect();
+    counted.sort_by(|a, b| b.stories.cmp(&a.stories).then_with(|| a.key.cmp(&b.key)));
+    counted.truncate(limit);
+    Ok(counted)
+}
+
+/// Whether a folded word is worth listing: not a stop word, not a number, three letters or more
+/// (a CJK pair counts as a word).
+fn counted_word(word: &str) -> bool {
+    let cjk = word.chars().any(search::is_cjk);
+    (cjk && word.chars().count() >= 2 || word.chars().count() >= 3)
+        && !word.chars().all(|c| c.is_numeric())
+        && !STOP_WORDS.contains(&word)
+}
+
+/// Stop words of English, Spanish, French, German, Portuguese and Italian, folded (no
+/// diacritics), of three letters or more.
+const STOP_WORDS: &[&str] = &[
+    // English
+    "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was",
+    "one", "our", "out", "has", "have", "him", "his", "how", "its", "may", "new", "now", "own",
+    "she", "than", "that", "them", "then", "there", "these", "they", "this", "those", "too",
+    "very", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with",
+    "would", "could", "should", "from", "into", "about", "after", "again", "also", "been",
+    "before", "being", "both", "did", "does", "doing", "down", "during", "each", "few", "further",
+    "here", "just", "more", "most", "much", "only", "other", "over", "same", "some", "such",
+    "their", "theirs", "through", "under", "until", "upon", "were", "your", "yours", "said",
+    "says", "say", "like", "because", "between", "against", "off", "per", "via", "yet",
+    // Spanish
+    "que", "los", "las", "del", "por", "con", "una", "para", "como", "mas", "pero", "sus", "este",
+    "esta", "ese", "esa", "son", "entre", "cuando", "muy", "sin", "sobre", "tambien", "hasta",
+    "desde", "donde", "todo", "todos", "nos", "ante", "les", "han", "fue", "ser",
+    // French
+    "les", "des", "une", "est", "pas", "par", "sur", "pour", "dans", "qui", "que", "avec", "aux",
+    "ces", "son", "sont", "mais", "plus", "ont", "elle", "ils", "leur", "leurs", "cette",
+    // German
+    "der", "die", "das", "und", "den", "dem", "des", "ein", "eine", "einer", "eines", "nicht",
+    "mit", "sich", "auf", "fur", "ist", "auch", "als", "aus", "bei", "nach", "wie", "sie", "wird",
+    "sind", "oder", "vom", "zum", "zur", "uber", "hat", "werden", "noch",
+    // Portuguese and Italian
+    "nao", "uma", "com", "seu", "sua", "dos", "das", "pelo", "pela", "foi", "mais", "mas", "della",
+    "delle", "degli", "nel", "nella", "per", "che", "non", "sono", "alla", "anche",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_words_numbers_and_short_words_are_not_listed() {
+        for word in ["the", "que", "und", "2026", "of", "a"] {
+            assert!(!counted_word(word), "{word}");
+        }
+        for word in ["flood", "malmo", "地震", "covid19"] {
+            assert!(counted_word(word), "{word}");
+        }
+    }
+}

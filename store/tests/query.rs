@@ -1,0 +1,207 @@
+//! Running queries: one crafted archive, a set of queries, the same stories on both backends,
+//! with every story's words written and with none written (every story a candidate, decided by
+//! the check over its text).
+
+use store::Archive;
+use store::clusters::{self, Member};
+use store::matching::Matcher;
+use store::on_both_backends;
+use store::query::Query;
+use store::stories::{self, Filter, NewStory};
+
+/// The stories of the crafted archive: source, title, text, language.
+const STORIES: [(&str, Option<&str>, &str, Option<&str>); 8] = [
+    (
+        "daily",
+        Some("Storm hits coast"),
+        "A powerful storm hit the coast on Monday. Climate change made it worse.",
+        Some("en"),
+    ),
+    (
+        "daily",
+        Some("Budget vote delayed"),
+        "The vote on the budget was delayed. Storm clouds gather over parliament.",
+        Some("en"),
+    ),
+    (
+        "tribune",
+        Some("Hurricane season"),
+        "Hurricanes and storms: the change in climate is real.",
+        Some("en"),
+    ),
+    (
+        "tribune",
+        Some("Malmö wins the cup"),
+        "Football: Malmö beat the visitors. Sport news.",
+        Some("sv"),
+    ),
+    (
+        "herald",
+        Some("Climate change summit"),
+        "Leaders met to discuss the climate. Vaccination drive continues.",
+        Some("es"),
+    ),
+    (
+        "herald",
+        Some("Vaccine trial results"),
+        "The vaccine trial showed results. No storm today.",
+        Some("en"),
+    ),
+    ("herald", Some("東京で地震"), "被害の情報は入っていません。", Some("ja")),
+    ("daily", None, "the cat and the hat", None),
+];
+
+/// Queries and the stories (numbered from 1 in [`STORIES`]) each matches.
+const EXPECTED: &[(&str, &[usize])] = &[
+    ("storm", &[1, 2, 6]),
+    ("STÖRM", &[1, 2, 6]),
+    ("storm*", &[1, 2, 3, 6]),
+    ("\"climate change\"", &[1, 5]),
+    ("climate change", &[1, 3, 5]),
+    ("climate AND change", &[1, 3, 5]),
+    ("storm OR hurricane", &[1, 2, 3, 6]),
+    ("storm -vote", &[1, 6]),
+    ("storm NOT title:storm", &[2, 6]),
+    ("title:storm", &[1]),
+    ("title:\"climate change\"", &[5]),
+    ("title:(vaccine OR hurricane)", &[3, 6]),
+    ("-\"climate change\"", &[2, 3, 4, 6, 7, 8]),
+    ("NOT storm", &[3, 4, 5, 7, 8]),
+    ("vote NOT (budget OR clouds)", &[]),
+    ("malmo", &[4]),
+    ("source:herald storm", &[6]),
+    ("source:herald -\"no storm\"", &[5, 7]),
+    ("collection:National climate", &[1, 3]),
+    ("collection:\"Nobody's\"", &[]),
+    ("collection:Nobody's OR cat", &[8]),
+    ("lang:sv OR lang:JA", &[4, 7]),
+    ("-lang:en", &[4, 5, 7, 8]),
+    ("(storm OR vaccin*) AND -source:daily", &[5, 6]),
+    ("地震", &[7]),
+    ("\"the cat and the hat\"", &[8]),
+    ("\"the hat and the cat\"", &[]),
+    ("\"the cat\" OR title:malmo", &[4, 8]),
+    ("sea* OR wor*", &[1, 3]),
+    // Longer than any word the index keeps: never found, also under NOT.
+    (
+        "storm OR xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx*",
+        &[1, 2, 6],
+    ),
+    (
+        "NOT xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx -storm",
+        &[3, 4, 5, 7, 8],
+    ),
+];
+
+/// The crafted archive; returns the stories' ids in [`STORIES`] order.
+async fn craft(archive: &Archive) -> Vec<i64> {
+    let mut sources = std::collections::BTreeMap::new();
+    for name in ["daily", "tribune", "herald"] {
+        sources.insert(name, crate::source(archive, name).await.id);
+    }
+    let national = store::collections::add(archive, "National").await.unwrap();
+    store::collections::add_sources(archive, national.id, &[sources["daily"], sources["tribune"]])
+        .await
+        .unwrap();
+    store::collections::add(archive, "Nobody's").await.unwrap();
+    let mut ids = Vec::new();
+    for (i, (source, title, text, language)) in STORIES.into_iter().enumerate() {
+        let new = NewStory {
+            source_id: sources[source],
+            url: format!("https://{source}.example/{i}"),
+            lossy_url: format!("http://{source}.example/{i}"),
+            title: title.map(str::to_owned),
+            text: text.to_owned(),
+            language: language.map(str::to_owned),
+            extractor_version: "test-1".to_owned(),
+            ..NewStory::default()
+        };
+        ids.push(stories::insert(archive, &new).await.unwrap().story().id);
+    }
+    ids
+}
+
+/// The stories (numbered from 1) `text` matches: the archive's candidates, each checked. When
+/// the matcher says its condition is exact, the candidates must be the matches already.
+async fn run(archive: &Archive, ids: &[i64], text: &str, words_written: bool) -> Vec<usize> {
+    let query = Query::parse(text).unwrap_or_else(|err| panic!("{text}: {err}"));
+    let matcher = Matcher::new(archive, &query).await.unwrap();
+    let filter = Filter { query: Some(matcher.clone()), ..Filter::default() };
+    let candidates = stories::page(archive, &filter, 0, 100).await.unwrap();
+    let number = |id: i64| ids.iter().position(|&known| known == id).unwrap() + 1;
+    let found: Vec<usize> = candidates
+        .iter()
+        .filter(|story| matcher.matches(story))
+        .map(|story| number(story.id))
+        .collect();
+    if matcher.exact() && words_written {
+        let all: Vec<usize> = candidates.iter().map(|story| number(story.id)).collect();
+        assert_eq!(all, found, "{text}: the condition said it was exact");
+    }
+    found
+}
+
+on_both_backends! {
+    async fn queries_find_the_same_stories_on_both_backends(archive: &Archive) {
+        let ids = craft(archive).await;
+        for (text, expected) in EXPECTED {
+            assert_eq!(run(archive, &ids, text, true).await, *expected, "{text}");
+        }
+        // Stories whose words are not written yet are candidates of every query, and the check
+        // over their text gives the same answers.
+        archive.execute_unprepared("UPDATE stories SET search_words = NULL").await.unwrap();
+        for (text, expected) in EXPECTED {
+            assert_eq!(run(archive, &ids, text, false).await, *expected, "{text}, words not written");
+        }
+    }
+
+    async fn unknown_names_are_errors(archive: &Archive) {
+        craft(archive).await;
+        for text in ["source:nobody", "storm OR collection:Nowhere"] {
+            let query = Query::parse(text).unwrap();
+            let err = Matcher::new(archive, &query).await.unwrap_err();
+            assert!(matches!(err, store::Error::NotFound { .. }), "{text}: {err}");
+        }
+    }
+}
+
+/// A filter with the query `text` (which must parse and resolve).
+pub(crate) async fn filter(archive: &Archive, text: &str) -> Filter {
+    let query = Query::parse(text).unwrap_or_else(|err| panic!("{text}: {err}"));
+    Filter { query: Some(Matcher::new(archive, &query).await.unwrap()), ..Filter::default() }
+}
+
+/// The deduplicated view, as the archive's condition.
+mod folded {
+    use super::*;
+
+    on_both_backends! {
+        async fn a_folded_page_over_many_copies_is_full(archive: &Archive) {
+            let source = crate::source(archive, "wire").await;
+            let mut copies = Vec::new();
+            for i in 0..1200 {
+                copies.push(crate::story(archive, source.id, &format!("copy/{i}")).await);
+            }
+            let alone: Vec<i64> = [crate::story(archive, source.id, "a").await, crate::story(archive, source.id, "b").await].into();
+            let members: Vec<Member> = copies
+                .iter()
+                .map(|&story_id| Member { story_id, relation: Some("duplicate".to_owned()), score: Some(1.0) })
+                .collect();
+            let cluster = clusters::create(archive, copies[600], &members).await.unwrap();
+            let folded = Filter { one_per_cluster: true, ..Filter::default() };
+            let ids = |page: Vec<stories::Story>| page.iter().map(|story| story.id).collect::<Vec<_>>();
+            // Past the first 600 copies in one statement: the representative and the two alone.
+            assert_eq!(ids(stories::page(archive, &folded, 0, 3).await.unwrap()), [copies[600], alone[0], alone[1]]);
+            // A new representative, then a copy taken out: the view follows.
+            clusters::replace(archive, cluster.id, copies[5], &members).await.unwrap();
+            assert_eq!(ids(stories::page(archive, &folded, 0, 2).await.unwrap()), [copies[5], alone[0]]);
+            clusters::remove_story(archive, copies[7]).await.unwrap();
+            assert_eq!(ids(stories::page(archive, &folded, 0, 2).await.unwrap()), [copies[5], copies[7]]);
+            // Re-clustering moves stories out of the old cluster.
+            let small = clusters::create(archive, copies[9], &[Member { story_id: copies[5], relation: None, score: None }]).await.unwrap();
+            assert_eq!(clusters::get(archive, small.id).await.unwrap().members.len(), 2);
+            let page = ids(stories::page(archive, &folded, 0, 3).await.unwrap());
+            assert_eq!(page, [copies[7], copies[9], alone[0]], "the old cluster's representative left it");
+        }
+    }
+}
