@@ -22,6 +22,8 @@ mod m0002_word_search;
 mod m0003_workers;
 mod m0004_link_explanations;
 mod m0005_refold_search_words;
+mod m0008_host_turns;
+mod m0009_claims;
 
 /// The archive's migrations, in the order they apply.
 #[derive(Debug)]
@@ -36,6 +38,8 @@ impl MigratorTrait for Migrator {
             Box::new(m0003_workers::Migration),
             Box::new(m0004_link_explanations::Migration),
             Box::new(m0005_refold_search_words::Migration),
+            Box::new(m0008_host_turns::Migration),
+            Box::new(m0009_claims::Migration),
         ]
     }
 }
