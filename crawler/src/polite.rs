@@ -63,11 +63,14 @@ pub type SharedFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, String>> + 
 
 /// Host turns shared with other processes (the archive's `host_turns`, in the engine).
 pub trait SharedTurns: Send + Sync {
-    /// Claims `host`'s turn under `token` for at most `hold`, if its next allowed time has come.
+    /// Claims `host`'s turn under `token` for at most `hold`, if its next allowed time has come;
+    /// `interval` is the host's interval as this process knows it (kept with the claim, for a
+    /// successor of this process that takes over its turns).
     fn claim<'a>(
         &'a self,
         host: &'a str,
         token: i64,
+        interval: Duration,
         hold: Duration,
     ) -> SharedFuture<'a, SharedClaim>;
     /// Keeps a claimed turn another `hold`; `false` when it is not this process's any more.
@@ -203,7 +206,8 @@ impl Turn {
         let mut retry = Duration::from_millis(250);
         loop {
             let token = sharing.tokens.fetch_add(1, Ordering::Relaxed);
-            match sharing.turns.claim(&self.name, token, sharing.hold).await {
+            let interval = self.host.interval;
+            match sharing.turns.claim(&self.name, token, interval, sharing.hold).await {
                 Ok(SharedClaim::Taken) => {
                     self.claimed = Some(Claimed { token, at: Instant::now() });
                     return;
@@ -427,6 +431,7 @@ mod tests {
             &'a self,
             host: &'a str,
             token: i64,
+            _interval: Duration,
             hold: Duration,
         ) -> SharedFuture<'a, SharedClaim> {
             Box::pin(async move {

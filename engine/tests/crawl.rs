@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use crawler::client::ClientConfig;
 use crawler::fetch::FetchConfig;
-use engine::crawl::{Engine, Mode, Settings};
+use engine::crawl::{Engine, Mode, Politeness, Settings};
 use engine::progress::{Counter, Progress};
 use store::testing::TestArchive;
 use store::{Archive, OpenMode};
@@ -80,6 +80,7 @@ fn settings(worker: &str, host_interval: Duration) -> Settings {
         host: "test-machine".to_owned(),
         sentences: extractor::sentences::Mode::Normal,
         dedup: false,
+        politeness: Politeness::Shared,
     }
 }
 

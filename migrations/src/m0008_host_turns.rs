@@ -5,7 +5,9 @@
 //! turn is claimed with a compare-and-set (`UPDATE … WHERE host = ? AND next_at <= now`) that
 //! also pushes `next_at` out by the longest an exchange may take, so a worker that dies holding a
 //! turn blocks the host only that long; giving the turn back sets `next_at` to the end of the
-//! exchange plus the host's interval.
+//! exchange plus the host's interval. The holder's interval for the host (`interval_ms`) is kept
+//! with its claim, so that a worker taking over from a dead one of the same name knows how long
+//! after the dead one's last exchange the host's next request may start.
 
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::{big_integer, text, text_null, timestamp_with_time_zone};
@@ -20,6 +22,7 @@ enum HostTurns {
     NextAt,
     Holder,
     Token,
+    IntervalMs,
 }
 
 #[async_trait::async_trait]
@@ -34,6 +37,7 @@ impl MigrationTrait for Migration {
                     .col(timestamp_with_time_zone(HostTurns::NextAt))
                     .col(text_null(HostTurns::Holder))
                     .col(big_integer(HostTurns::Token))
+                    .col(big_integer(HostTurns::IntervalMs))
                     .take(),
             )
             .await

@@ -47,21 +47,34 @@ pub struct Turn {
     pub holder: Option<String>,
 }
 
-/// Claims `host`'s turn for `holder` under `token` at `now`, for at most `hold`.
+/// A claim of a host's turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ask<'a> {
+    /// The host (any case).
+    pub host: &'a str,
+    /// The worker asking.
+    pub holder: &'a str,
+    /// The worker's token for this claim (its release and renewal name it).
+    pub token: i64,
+    /// The host's interval as the worker knows it (its `Crawl-delay`, or the default).
+    pub interval: Duration,
+}
+
+/// Claims a host's turn as `ask` says at `now`, for at most `hold`.
 pub async fn claim(
     archive: &Archive,
-    host: &str,
-    holder: &str,
-    token: i64,
+    ask: Ask<'_>,
     now: DateTime<Utc>,
     hold: Duration,
 ) -> Result<Claim> {
+    let Ask { host, holder, token, interval } = ask;
     let host = line_owned(&host.to_ascii_lowercase());
     for _ in 0..2 {
         let taken = host_turn::Entity::update_many()
             .col_expr(host_turn::Column::NextAt, Expr::value(now + hold))
             .col_expr(host_turn::Column::Holder, Expr::value(text::line(holder).as_ref()))
             .col_expr(host_turn::Column::Token, Expr::value(token))
+            .col_expr(host_turn::Column::IntervalMs, Expr::value(interval.num_milliseconds()))
             .filter(host_turn::Column::Host.eq(host.as_str()))
             .filter(host_turn::Column::NextAt.lte(now))
             .exec(&archive.db)
@@ -83,6 +96,7 @@ pub async fn claim(
             next_at: Set(DateTime::<Utc>::UNIX_EPOCH),
             holder: Set(None),
             token: Set(0),
+            interval_ms: Set(0),
         };
         host_turn::Entity::insert(row)
             .on_conflict_do_nothing_on([host_turn::Column::Host])
@@ -143,6 +157,25 @@ pub async fn release(
         .await
         .doing("giving back a host's turn")?;
     Ok(result.rows_affected == 1)
+}
+
+/// Gives back the turns `holder` holds, known to be gone (a worker started under its name
+/// succeeds it): each host's next request may start its interval after `now`, by when the gone
+/// worker's last exchange had ended. Returns how many.
+pub async fn release_holder(archive: &Archive, holder: &str, now: DateTime<Utc>) -> Result<u64> {
+    let held: Vec<host_turn::Model> = host_turn::Entity::find()
+        .filter(host_turn::Column::Holder.eq(text::line(holder).as_ref()))
+        .all(&archive.db)
+        .await
+        .doing("finding a worker's host turns")?;
+    let mut released = 0;
+    for row in held {
+        let next_at = (now + Duration::milliseconds(row.interval_ms)).min(row.next_at);
+        if release(archive, &row.host, holder, row.token, next_at).await? {
+            released += 1;
+        }
+    }
+    Ok(released)
 }
 
 /// The turns held now (a request in flight), by host.

@@ -70,8 +70,9 @@ pub struct Registered {
     pub released: u64,
 }
 
-/// Registers a worker at `now`, replacing any earlier worker of the same name, whose leases are
-/// given back (due at `now`).
+/// Registers a worker at `now`, replacing any earlier worker of the same name, whose leases and
+/// claims are given back (due at `now`), and whose host turns are given back an interval after
+/// `now`.
 pub async fn register(
     archive: &Archive,
     new: &NewWorker,
@@ -82,6 +83,7 @@ pub async fn register(
     upsert(archive, new, now, true).await?;
     let released = crate::frontier::release(archive, &name, now).await?
         + crate::claims::give_back_all(archive, &name).await?;
+    crate::turns::release_holder(archive, &name, now).await?;
     Ok(Registered { predecessor, released })
 }
 

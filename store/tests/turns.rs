@@ -8,18 +8,31 @@ use store::workers::{self, NewWorker};
 
 use store::on_both_backends;
 
+/// Claims a host's turn for `holder`, whose interval for it is 5 s.
+async fn claim(
+    archive: &Archive,
+    host: &str,
+    holder: &str,
+    token: i64,
+    now: chrono::DateTime<chrono::Utc>,
+    hold: Duration,
+) -> store::Result<Claim> {
+    let ask = turns::Ask { host, holder, token, interval: Duration::seconds(5) };
+    turns::claim(archive, ask, now, hold).await
+}
+
 on_both_backends! {
     async fn a_host_turn_goes_to_one_worker_and_comes_back_an_interval_after_the_exchange(archive: &Archive) {
         let now = crate::at(3, 0);
         let hold = Duration::seconds(90);
-        assert_eq!(turns::claim(archive, "Daily.example", "a", 1, now, hold).await.unwrap(), Claim::Taken);
+        assert_eq!(claim(archive, "Daily.example", "a", 1, now, hold).await.unwrap(), Claim::Taken);
         // Held: another worker waits, told by whom and until when at the latest.
-        let busy = turns::claim(archive, "daily.example", "b", 7, now, hold).await.unwrap();
+        let busy = claim(archive, "daily.example", "b", 7, now, hold).await.unwrap();
         assert_eq!(busy, Claim::Busy { next_at: now + hold, holder: Some("a".to_owned()) });
-        assert!(!turns::claim(archive, "daily.example", "a", 2, now, hold).await.unwrap().eq(&Claim::Taken),
+        assert!(!claim(archive, "daily.example", "a", 2, now, hold).await.unwrap().eq(&Claim::Taken),
             "a turn held is not taken twice, even by its holder");
         // Another host is independent.
-        assert_eq!(turns::claim(archive, "other.example", "b", 7, now, hold).await.unwrap(), Claim::Taken);
+        assert_eq!(claim(archive, "other.example", "b", 7, now, hold).await.unwrap(), Claim::Taken);
         assert_eq!(turns::held(archive).await.unwrap().len(), 2);
 
         // Only the holder, under its token, gives the turn back.
@@ -29,19 +42,19 @@ on_both_backends! {
         assert!(!turns::release(archive, "daily.example", "a", 2, now).await.unwrap());
         assert!(turns::release(archive, "daily.example", "a", 1, next).await.unwrap());
         assert!(!turns::release(archive, "daily.example", "a", 1, now).await.unwrap(), "released once");
-        let early = turns::claim(archive, "daily.example", "b", 8, next - Duration::milliseconds(1), hold).await.unwrap();
+        let early = claim(archive, "daily.example", "b", 8, next - Duration::milliseconds(1), hold).await.unwrap();
         assert_eq!(early, Claim::Busy { next_at: next, holder: None });
-        assert_eq!(turns::claim(archive, "daily.example", "b", 8, next, hold).await.unwrap(), Claim::Taken);
+        assert_eq!(claim(archive, "daily.example", "b", 8, next, hold).await.unwrap(), Claim::Taken);
     }
 
     async fn a_dead_holders_turn_expires_and_cannot_be_renewed_or_released_by_it(archive: &Archive) {
         let now = crate::at(3, 0);
         let hold = Duration::seconds(60);
-        assert_eq!(turns::claim(archive, "daily.example", "dead", 3, now, hold).await.unwrap(), Claim::Taken);
+        assert_eq!(claim(archive, "daily.example", "dead", 3, now, hold).await.unwrap(), Claim::Taken);
         let later = now + Duration::seconds(30);
         assert!(turns::renew(archive, "daily.example", "dead", 3, later, hold).await.unwrap());
         let expired = later + hold;
-        assert_eq!(turns::claim(archive, "daily.example", "alive", 4, expired, hold).await.unwrap(), Claim::Taken);
+        assert_eq!(claim(archive, "daily.example", "alive", 4, expired, hold).await.unwrap(), Claim::Taken);
         assert!(!turns::renew(archive, "daily.example", "dead", 3, expired, hold).await.unwrap());
         assert!(!turns::release(archive, "daily.example", "dead", 3, now).await.unwrap());
         let held = turns::held(archive).await.unwrap();
@@ -55,7 +68,7 @@ on_both_backends! {
         for i in 0..8_i64 {
             let archive = archive.clone();
             tasks.push(tokio::spawn(async move {
-                turns::claim(&archive, "daily.example", &format!("w{i}"), i, now, Duration::seconds(60)).await
+                claim(&archive, "daily.example", &format!("w{i}"), i, now, Duration::seconds(60)).await
             }));
         }
         let mut taken = 0;
@@ -105,5 +118,21 @@ on_both_backends! {
         assert_eq!(reaped.workers, ["dead"]);
         assert_eq!(reaped.claims, 2, "the dead worker's, and the unregistered owner's");
         assert!(claims::list(archive).await.unwrap().is_empty());
+    }
+
+    async fn a_successor_gives_back_its_predecessors_host_turns_an_interval_after_it_starts(archive: &Archive) {
+        let now = crate::at(3, 0);
+        let worker = NewWorker { name: "crawler-1".to_owned(), host: "m".to_owned(), pid: 1 };
+        workers::register(archive, &worker, now).await.unwrap();
+        let hold = Duration::seconds(90);
+        assert_eq!(claim(archive, "daily.example", "crawler-1", 1, now, hold).await.unwrap(), Claim::Taken);
+        assert_eq!(claim(archive, "other.example", "someone", 2, now, hold).await.unwrap(), Claim::Taken);
+        // Killed, and started again ten seconds later under its name.
+        let restart = now + Duration::seconds(10);
+        workers::register(archive, &worker, restart).await.unwrap();
+        let held = turns::held(archive).await.unwrap();
+        assert_eq!(held.len(), 1, "only the predecessor's turn is given back: {held:?}");
+        let next = claim(archive, "daily.example", "crawler-1", 3, restart, hold).await.unwrap();
+        assert_eq!(next, Claim::Busy { next_at: restart + Duration::seconds(5), holder: None });
     }
 }

@@ -39,6 +39,7 @@ mod articles;
 mod discovery;
 mod locks;
 mod poll;
+mod turns;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -77,6 +78,21 @@ pub struct Settings {
     pub sentences: extractor::sentences::Mode,
     /// Whether each pass ends with fuzzy dedup of the new stories.
     pub dedup: bool,
+    /// Where per-host turns are kept.
+    pub politeness: Politeness,
+}
+
+/// Where a crawl keeps its per-host turns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Politeness {
+    /// Shared through the archive on PostgreSQL (the archive of many workers), in this process
+    /// on SQLite (one worker at a time).
+    #[default]
+    ByBackend,
+    /// In this process only: other workers on the archive do not see them.
+    InProcess,
+    /// Claimed in the archive's host turns, so the interval holds across every worker.
+    Shared,
 }
 
 /// How long a worker holds a leased URL before others may take it, even with a live heartbeat.
@@ -146,8 +162,21 @@ impl Engine {
         });
         let mut client_config = settings.client.clone();
         client_config.max_in_flight = settings.concurrency;
-        let client = Client::new(client_config, Some(journal_fn))
-            .map_err(|err| Error::Client { source: Box::new(err) })?;
+        let shared = match settings.politeness {
+            Politeness::ByBackend => archive.backend() == store::Backend::Postgres,
+            Politeness::InProcess => false,
+            Politeness::Shared => true,
+        };
+        let client = if shared {
+            let turns = Arc::new(turns::ArchiveTurns {
+                archive: archive.clone(),
+                worker: settings.worker.clone(),
+            });
+            Client::with_shared_turns(client_config, Some(journal_fn), turns)
+        } else {
+            Client::new(client_config, Some(journal_fn))
+        }
+        .map_err(|err| Error::Client { source: Box::new(err) })?;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Ok(Engine {
             archive,

@@ -10,6 +10,7 @@ pub struct Model {
     pub next_at: DateTimeUtc,
     pub holder: Option<String>,
     pub token: i64,
+    pub interval_ms: i64,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
