@@ -57,6 +57,8 @@ on_both_backends! {
         dies_midway_and_its_successor_finishes;
     a_standing_crawl_asked_to_stop_finishes_its_work_in_flight_and_gives_its_leases_back:
         stops_when_asked;
+    two_workers_share_one_archive_search_each_source_once_and_keep_each_hosts_interval:
+        two_workers_share_the_work_and_the_turns;
 }
 
 fn config(seed: u64, hosts: usize, articles: usize) -> Config {
@@ -296,4 +298,51 @@ async fn stops_when_asked(test: TestArchive) {
     let stories = store::stories::count(archive).await.expect("count");
     assert_eq!(progress.get(Counter::Stored), stories);
     assert_no_leases_or_workers_left(archive).await;
+}
+
+async fn two_workers_share_the_work_and_the_turns(test: TestArchive) {
+    let archive = &test.archive;
+    let mut config = config(46, 6, 8);
+    config.crawl_delay_every = 3;
+    config.crawl_delay_secs = 0.3;
+    let web = web(archive, config).await;
+    let interval = Duration::from_millis(150);
+    let workers: Vec<_> = ["worker-a", "worker-b"]
+        .into_iter()
+        .map(|name| {
+            let (engine, progress, _stop) = engine(archive, settings(name, interval), Mode::Once);
+            (tokio::spawn(async move { engine.run().await }), progress)
+        })
+        .collect();
+    let mut counters = Vec::new();
+    for (running, progress) in workers {
+        running.await.expect("a worker's task").expect("a worker's crawl ends well");
+        counters.push(progress);
+    }
+    assert_reachable_stored_once(archive, &web).await;
+    assert_no_leases_or_workers_left(archive).await;
+    assert!(store::claims::list(archive).await.expect("claims").is_empty(), "claims left behind");
+    assert!(store::turns::held(archive).await.expect("turns").is_empty(), "host turns left held");
+
+    // No host saw two requests closer than its interval or crawl delay, from either worker.
+    let too_soon = web.too_soon(interval, Duration::from_millis(10));
+    assert!(too_soon.is_empty(), "{too_soon:?}");
+
+    // Each source was searched by one worker: its homepage asked for once, counted once.
+    let seen = web.requests();
+    for site in &web.world().sites {
+        let homepages = seen.iter().filter(|s| s.host == site.host && s.path == "/").count();
+        assert_eq!(homepages, 1, "{} searched {homepages} times", site.host);
+    }
+    let total = |counter| counters.iter().map(|progress| progress.get(counter)).sum::<u64>();
+    let sources = store::sources::list(archive).await.expect("sources");
+    assert_eq!(total(Counter::Discovered), sources.len() as u64);
+    // Each feed was polled by one worker, once.
+    let feeds = store::feeds::list(archive).await.expect("feeds");
+    let polled = feeds.iter().filter(|feed| feed.last_polled_at.is_some()).count() as u64;
+    assert!(polled > 0);
+    assert_eq!(total(Counter::Polled), polled, "a feed was polled twice");
+    // Between them they fetched every story (which of them fetched what is up to timing).
+    let stories = store::stories::count(archive).await.expect("count");
+    assert!(total(Counter::Fetched) >= stories);
 }
