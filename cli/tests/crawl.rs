@@ -1109,6 +1109,14 @@ fn three_workers_on_one_postgres_archive_one_killed_and_restarted_share_the_work
         let before = setup.web.requests().len();
         setup.web.wait_for(Duration::from_secs(5), |seen| seen.len() > before);
     }
+    // `morgue status` sees the three at work.
+    let status = setup.morgue(&["status"]);
+    assert!(status.status.success(), "{}", stderr(&status));
+    let shown = stdout(&status);
+    for name in ["w1", "w2", "w3"] {
+        assert!(shown.contains(&format!("  {name} on ")), "{name} missing from:\n{shown}");
+    }
+    assert!(shown.contains("workers: 3\n") && shown.contains(": alive, heartbeat "), "{shown}");
     let (_, doomed) = &mut workers[1];
     let ended_by_itself = doomed.try_wait().unwrap();
     doomed.kill().unwrap(); // SIGKILL
@@ -1127,6 +1135,9 @@ fn three_workers_on_one_postgres_archive_one_killed_and_restarted_share_the_work
         (store::claims::list(archive).await.unwrap(), store::turns::held(archive).await.unwrap())
     });
     assert!(claims.is_empty(), "claims left behind: {claims:?}");
+    let status = stdout(&setup.morgue(&["status"]));
+    assert!(status.starts_with("workers: 0\n"), "{status}");
+    assert!(status.contains("sources: 8 (0 never searched)"), "{status}");
     assert!(held.is_empty(), "host turns left held: {held:?}");
     let too_soon = setup.web.too_soon(interval, Duration::from_millis(10));
     assert!(too_soon.is_empty(), "requests closer than a host's interval: {too_soon:?}");

@@ -10,7 +10,9 @@
 //! - [`dedup_archive`]: fuzzy dedup of the archive's new stories, links and clusters stored;
 //! - [`selection`]: filters, words, the deduplicated one-per-cluster view, pages of stories by id
 //!   with their clusters, and the CSV and JSON-lines export of them;
-//! - [`progress`]: what a crawl counts, as shared counters a front end renders or exports.
+//! - [`progress`]: what a crawl counts, as shared counters a front end renders or exports;
+//! - [`health`]: an archive's health for operators (workers, queues, overdue work, failing and
+//!   silent sources, dedup lag).
 //!
 //! The engine never prints, parses arguments or reads the environment: front ends (the `morgue`
 //! command, its web server, a worker) do, and call it. Errors are [`Error`].
@@ -24,6 +26,7 @@
 pub mod crawl;
 pub mod dedup_archive;
 mod error;
+pub mod health;
 pub mod ingest;
 pub mod progress;
 pub mod reextract;
