@@ -346,3 +346,34 @@ async fn two_workers_share_the_work_and_the_turns(test: TestArchive) {
     let stories = store::stories::count(archive).await.expect("count");
     assert!(total(Counter::Fetched) >= stories);
 }
+
+/// PostgreSQL only: the server drops every connection of the archive (as a restart does) three
+/// times during a crawl; the crawl reconnects and ends with every article stored once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropped_connections_mid_crawl_lose_nothing_on_postgres() {
+    let Some(test) = store::testing::postgres().await else { return };
+    let archive = &test.archive;
+    let web = web(archive, config(47, 4, 20)).await;
+    let (engine, _progress, _stop) =
+        engine(archive, settings("survivor", Duration::from_millis(20)), Mode::Once);
+    let running = tokio::spawn(async move { engine.run().await });
+    let admin = Archive::open(&test.url, OpenMode::Existing).await.expect("open");
+    for round in 1..=3 {
+        let busy = tokio::task::block_in_place(|| {
+            web.wait_for(Duration::from_secs(120), |seen| {
+                seen.iter().filter(|s| is_article(s)).count() >= 12 * round
+            })
+        });
+        assert!(busy, "the crawl never got to round {round}");
+        admin
+            .execute_unprepared(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                 WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            )
+            .await
+            .expect("drop the connections");
+    }
+    running.await.expect("the crawl's task").expect("the crawl survives dropped connections");
+    assert_reachable_stored_once(archive, &web).await;
+    assert_no_leases_or_workers_left(archive).await;
+}

@@ -78,6 +78,11 @@ impl Engine {
         let _busy = self.progress.begin(Activity::Searching);
         match self.discover_one(&source).await {
             Ok(searched) => Ok(searched),
+            // Not the source's failure: searched again at the next round or run.
+            Err(err) if err.connection_lost() => {
+                tracing::warn!(source = %source.name, "discovery put off: {}", crate::chain(&err));
+                Ok(Searched::Deferred)
+            }
             Err(err) => {
                 tracing::warn!(source = %source.name, "discovery failed: {}", crate::chain(&err));
                 store::sources::mark_discovered(&self.archive, source.id, Utc::now()).await?;

@@ -175,6 +175,11 @@ impl Engine {
         let now = Utc::now();
         let polled = match self.poll_feed(&feed, now).await {
             Ok(polled) => polled,
+            // Not the feed's failure: it stays due, and is polled again at the next round.
+            Err(err) if err.connection_lost() => {
+                tracing::warn!(feed = %feed.url, "poll put off: {}", chain(&err));
+                return Ok(());
+            }
             Err(err) => Polled::failed(
                 Severity::Soft,
                 None,
