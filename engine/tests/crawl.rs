@@ -201,6 +201,12 @@ async fn stored_once_and_counted(test: TestArchive) {
     assert!(progress.get(Counter::Queued) >= stories);
     assert_eq!(progress.get(Counter::Failed), 0, "a friendly web fails nothing");
     assert_eq!(progress.get(Counter::Linked), 0, "no dedup unless asked for");
+
+    // Searching the sources again on request (`morgue discover --all`) searches each again.
+    let (engine, _progress, _stop) =
+        engine(archive, settings("tester", Duration::ZERO), Mode::Once);
+    let searched = engine.discover(sources.clone()).await.expect("search again");
+    assert_eq!(searched, sources.len());
 }
 
 async fn second_pass_does_no_work(test: TestArchive) {

@@ -63,9 +63,10 @@ impl Engine {
         if !self.claim(Kind::Discover, &key).await? {
             return Ok(Searched::Elsewhere);
         }
-        // Claimed: unless another worker searched it between the list and the claim.
+        // Claimed: unless another worker searched it between the list and the claim (a source
+        // searched again on request was listed with its earlier search time).
         let fresh = store::sources::get(&self.archive, source.id).await?;
-        let result = if fresh.discovered_at.is_some() {
+        let result = if fresh.discovered_at != source.discovered_at {
             Ok(Searched::Elsewhere)
         } else {
             Arc::clone(&self).search_claimed(fresh).await
