@@ -124,6 +124,9 @@ pub(crate) enum Command {
         #[arg(long, default_value_t = 20)]
         limit: usize,
     },
+    /// The archive's health: workers (alive, last heartbeat, what each holds), queues by kind,
+    /// the oldest overdue work, sources failing or silent, and how far dedup lags. Reads only.
+    Status,
     /// Serve the archive read-only on the web: a search page at `/`, a page per story
     /// (`/stories/ID`), and a JSON API
     /// (`/api/stories` with the filters of `morgue stories` as query parameters, a page at a time;

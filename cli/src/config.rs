@@ -142,6 +142,7 @@ pub(crate) fn crawl_settings(args: &CrawlArgs, file: &FileConfig) -> Result<Sett
         force_poll: args.force_poll,
         worker,
         host: hostname(),
+        politeness: engine::crawl::Politeness::ByBackend,
     })
 }
 

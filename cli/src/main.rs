@@ -25,6 +25,7 @@ mod progress;
 mod serve;
 mod signals;
 mod sources;
+mod status;
 mod stories;
 mod tag;
 
@@ -100,6 +101,7 @@ async fn run(args: Args) -> Result<()> {
     match args.command {
         Command::Init => init(&database_url).await,
         Command::Migrate => migrate(&database_url).await,
+        Command::Status => status::run(&open(&database_url).await?).await,
         Command::Normalize(command) => {
             normalize::run(&command, std::io::stdin().lock(), std::io::stdout().lock())
         }

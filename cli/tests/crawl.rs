@@ -1146,3 +1146,85 @@ fn serve_answers_the_api_and_the_search_page_read_only_and_stops_on_sigterm() {
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
 }
+
+/// Issue 24's acceptance, on PostgreSQL: three `morgue crawl` workers on one archive, one killed
+/// with SIGKILL midway and started again under its name; the run finishes with every article
+/// stored once, every source searched once, no host asked twice within its interval by any two
+/// workers (from the test web's request log), and nothing left leased, claimed or held.
+#[test]
+fn three_workers_on_one_postgres_archive_one_killed_and_restarted_share_the_work_politely() {
+    let mut config = config(24, 8, 12);
+    config.crawl_delay_every = 3;
+    config.crawl_delay_secs = 0.3;
+    let Some(setup) = Setup::on_postgres(config) else { return };
+    let interval = Duration::from_millis(150);
+    let worker_args = |name: &'static str| {
+        setup.crawl_args(&["--host-interval", "150ms", "--max-time", "5s", "--worker", name])
+    };
+    let log = |name: &str| setup.dir.path().join(format!("{name}.log"));
+    let mut workers: Vec<(&str, std::process::Child)> = ["w1", "w2", "w3"]
+        .into_iter()
+        .map(|name| (name, spawn_morgue_logging(setup.dir.path(), &worker_args(name), &log(name))))
+        .collect();
+    let midway = setup.web.wait_for(Duration::from_secs(120), |seen| {
+        seen.iter().filter(|s| is_article(s)).count() >= 25
+    });
+    assert!(midway, "the workers never got going; w2's log:\n{}", read_log(&log("w2")));
+    // Killed once every source is searched (a search killed midway is searched again, rightly),
+    // checked at each request the web sees.
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        let unsearched = setup
+            .archive(async |archive| store::sources::undiscovered(archive).await.unwrap().len());
+        if unsearched == 0 {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{unsearched} sources never searched");
+        let before = setup.web.requests().len();
+        setup.web.wait_for(Duration::from_secs(5), |seen| seen.len() > before);
+    }
+    // `morgue status` sees the workers at work.
+    let status = setup.morgue(&["status"]);
+    assert!(status.status.success(), "{}", stderr(&status));
+    let shown = stdout(&status);
+    assert!(shown.contains(": alive, heartbeat ") && shown.contains(" leased URLs"), "{shown}");
+    // A worker still at work is killed (one with nothing left to do may have ended already: a
+    // `--once` pass ends when it finds nothing to do and no search or poll elsewhere).
+    let victim = workers
+        .iter_mut()
+        .position(|(_, child)| child.try_wait().unwrap().is_none())
+        .expect("every worker ended before one could be killed");
+    let name = workers[victim].0;
+    assert!(shown.contains(&format!("  {name} on ")), "{name} missing from:\n{shown}");
+    workers[victim].1.kill().unwrap(); // SIGKILL
+    workers[victim].1.wait().unwrap();
+    let again = format!("{name}-again");
+    let restarted = spawn_morgue_logging(setup.dir.path(), &worker_args(name), &log(&again));
+    workers[victim] = (name, restarted);
+    for (name, child) in &mut workers {
+        let status = child.wait().unwrap();
+        assert!(status.success(), "{name} failed: {}", read_log(&log(name)));
+    }
+
+    setup.assert_reachable_stored_once(0);
+    setup.assert_no_leases_or_workers_left();
+    let (claims, held) = setup.archive(async |archive| {
+        (store::claims::list(archive).await.unwrap(), store::turns::held(archive).await.unwrap())
+    });
+    assert!(claims.is_empty(), "claims left behind: {claims:?}");
+    let status = stdout(&setup.morgue(&["status"]));
+    assert!(status.starts_with("workers: 0\n"), "{status}");
+    assert!(status.contains("sources: 8 (0 never searched)"), "{status}");
+    assert!(held.is_empty(), "host turns left held: {held:?}");
+    let too_soon = setup.web.too_soon(interval, Duration::from_millis(10));
+    assert!(too_soon.is_empty(), "requests closer than a host's interval: {too_soon:?}");
+    let seen = setup.web.requests();
+    for site in &setup.web.world().sites {
+        let searches = seen.iter().filter(|s| s.host == site.host && s.path == "/").count();
+        assert_eq!(searches, 1, "{} was searched {searches} times", site.host);
+    }
+}
+
+fn read_log(path: &std::path::Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}

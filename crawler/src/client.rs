@@ -17,6 +17,8 @@
 //!   one host never closer than the host's interval: the configured one, or its `Crawl-delay` if
 //!   longer. robots.txt fetches take turns too. A redirect to another host takes that host's turn
 //!   as well; a redirect back to a host the request already holds waits out its interval.
+//!   With [`Client::with_shared_turns`] each turn is also claimed from turns shared with other
+//!   processes (see [`crate::polite`]), so the interval holds across every worker of an archive.
 //! - **A global limit** of [`ClientConfig::max_in_flight`] requests at once; a request takes its
 //!   slot after its host's turn has come, so tasks waiting for a busy host hold no slot.
 //! - **429 and 503** with a `Retry-After` (or without: a minute) push the host's next slot out;
@@ -36,7 +38,7 @@ use tracing::Instrument;
 use url::Url;
 
 use crate::fetch::{BeforeHop, FetchConfig, FetchError, Fetched, Fetcher, HopFuture, Validators};
-use crate::polite::{HostGate, Turn};
+use crate::polite::{HostGate, SharedTurns, Turn};
 use crate::robots::Robots;
 
 /// The polite layer's settings.
@@ -190,12 +192,34 @@ impl Client {
     /// A client with this configuration; `journal` receives the exchanges made on the caller's
     /// behalf.
     pub fn new(config: ClientConfig, journal: Option<Journal>) -> Result<Client, reqwest::Error> {
+        let gate = HostGate::new(config.host_interval);
+        Client::with_gate(config, journal, gate)
+    }
+
+    /// A client whose per-host turns are also claimed from `turns`, shared with other processes
+    /// (the workers of one archive), so that the interval holds across all of them. A claim lasts
+    /// the exchange's time limit and half a minute more, unless renewed.
+    pub fn with_shared_turns(
+        config: ClientConfig,
+        journal: Option<Journal>,
+        turns: Arc<dyn SharedTurns>,
+    ) -> Result<Client, reqwest::Error> {
+        let hold = config.fetch.total_timeout + Duration::from_secs(30);
+        let gate = HostGate::shared(config.host_interval, turns, hold);
+        Client::with_gate(config, journal, gate)
+    }
+
+    fn with_gate(
+        config: ClientConfig,
+        journal: Option<Journal>,
+        gate: HostGate,
+    ) -> Result<Client, reqwest::Error> {
         let fetcher = Fetcher::new(config.fetch.clone())?;
         let agent = product_token(&config.fetch.user_agent);
         Ok(Client {
             inner: Arc::new(Inner {
                 fetcher,
-                gate: HostGate::new(config.host_interval),
+                gate,
                 in_flight: Arc::new(tokio::sync::Semaphore::new(config.max_in_flight.max(1))),
                 robots: Mutex::new(HashMap::new()),
                 outages: Mutex::new(HashMap::new()),
@@ -251,14 +275,21 @@ impl Client {
         loop {
             let hook = Polite::new(self, true);
             let fetched = self.inner.fetcher.get_with(url, validators, accept, &hook).await;
+            // A 429 or 503 blocks the host that answered it, given back with its turn.
+            let block = match &fetched {
+                Ok(fetched) if matches!(fetched.status, 429 | 503) => {
+                    let wait = fetched.retry_after().unwrap_or(Duration::from_secs(60));
+                    Some((host_key(&fetched.final_url).to_ascii_lowercase(), wait))
+                }
+                _ => None,
+            };
             // Release the turns and the slot before anything else waits.
-            drop(hook);
+            hook.finish(block.as_ref().map(|(host, wait)| (host.as_str(), *wait))).await;
             let fetched = fetched?;
-            if !matches!(fetched.status, 429 | 503) {
+            let Some((host, wait)) = block else {
                 return Ok(fetched);
-            }
-            let wait = fetched.retry_after().unwrap_or(Duration::from_secs(60));
-            self.inner.gate.back_off(host_key(&fetched.final_url), wait).await;
+            };
+            self.inner.gate.back_off(&host, wait).await;
             if wait > self.inner.config.max_retry_wait || retries >= self.inner.config.max_retries {
                 return Ok(fetched);
             }
@@ -368,24 +399,20 @@ impl Client {
         };
         let host = host_key(url).to_owned();
         let span = request_span("robots.txt", &robots_url);
+        let hook = Polite::new(self, false);
         let result = self
             .inner
             .fetcher
-            .get_with(
-                &robots_url,
-                &Validators::default(),
-                "text/plain,*/*;q=0.5",
-                &Polite::new(self, false),
-            )
+            .get_with(&robots_url, &Validators::default(), "text/plain,*/*;q=0.5", &hook)
             .instrument(span.clone())
             .await;
         record_outcome(&span, &result);
+        let mut delay = None;
         let read: Result<Robots, String> = match &result {
             Ok(fetched) if fetched.status == 200 => {
                 let rules = Robots::parse(&fetched.body, &self.inner.agent);
-                if let Some(delay) = rules.crawl_delay() {
-                    self.inner.gate.set_crawl_delay(&host, delay).await;
-                }
+                // Set on the turn still held, so that the turn is given back with it.
+                delay = rules.crawl_delay().filter(|delay| !hook.set_crawl_delay(&host, *delay));
                 Ok(rules)
             }
             Ok(fetched) if fetched.status == 429 || fetched.status >= 500 => {
@@ -402,6 +429,10 @@ impl Client {
             ) => Ok(Robots::allow_all()),
             Err(err) => Err(err.status()),
         };
+        hook.finish(None).await;
+        if let Some(delay) = delay {
+            self.inner.gate.set_crawl_delay(&host, delay).await;
+        }
         let state = match read {
             Ok(rules) => known(rules),
             Err(reason) => {
@@ -452,6 +483,30 @@ impl<'c> Polite<'c> {
         self.held.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Applies a `Crawl-delay` to the held turn of `host`; `false` when none is held.
+    fn set_crawl_delay(&self, host: &str, seconds: f64) -> bool {
+        let floor = self.client.inner.gate.default_interval();
+        let mut held = self.held();
+        let Some((_, turn)) =
+            held.turns.iter_mut().find(|(name, _)| name.eq_ignore_ascii_case(host))
+        else {
+            return false;
+        };
+        turn.set_crawl_delay(floor, seconds);
+        true
+    }
+
+    /// Gives back the slot and every turn at the end of the exchange, `block` keeping one host
+    /// (the one that answered 429 or 503) from the next request for a while.
+    async fn finish(self, block: Option<(&str, Duration)>) {
+        let Held { turns, slot } = self.held.into_inner().unwrap_or_else(|p| p.into_inner());
+        drop(slot);
+        for (name, turn) in turns {
+            let wait = block.filter(|(host, _)| *host == name).map(|(_, wait)| wait);
+            turn.finish(wait).await;
+        }
+    }
+
     async fn admit(&self, url: &Url) -> Result<(), FetchError> {
         let host = host_key(url).to_ascii_lowercase();
         let held_turn = {
@@ -486,7 +541,7 @@ impl<'c> Polite<'c> {
                 _ => {}
             }
         }
-        let turn = match held_turn {
+        let mut turn = match held_turn {
             Some(mut turn) => {
                 turn.again().await;
                 turn
@@ -500,6 +555,8 @@ impl<'c> Polite<'c> {
             // The semaphore is never closed.
             Arc::clone(&self.client.inner.in_flight).acquire_owned().await.ok()
         };
+        // Waiting for the slot may have outlasted a shared claim.
+        turn.keep().await;
         let mut held = self.held();
         if slot.is_some() {
             held.slot = slot;

@@ -75,6 +75,14 @@ impl Error {
         matches!(self, Error::Query(_) | Error::UnknownName { .. } | Error::UnknownSource { .. })
     }
 
+    /// Whether the archive's connection was lost (see [`store::Error::connection_lost`]): the
+    /// work is not wrong, and is done again rather than recorded as a failure.
+    pub fn connection_lost(&self) -> bool {
+        matches!(self, Error::Store(err) if err.connection_lost())
+    }
+}
+
+impl Error {
     /// Whether this is a write to a reader that stopped reading (`morgue stories | head`).
     pub fn is_broken_pipe(&self) -> bool {
         matches!(self, Error::Write { source } if source.kind() == std::io::ErrorKind::BrokenPipe)

@@ -13,7 +13,9 @@
 //!   and top lists;
 //! - [`generate`]: a generated archive of realistic shape, for benchmarks;
 //! - [`warc`]: the archived raw responses of a selection as a WARC 1.1 file;
-//! - [`progress`]: what a crawl counts, as shared counters a front end renders or exports.
+//! - [`progress`]: what a crawl counts, as shared counters a front end renders or exports;
+//! - [`health`]: an archive's health for operators (workers, queues, overdue work, failing and
+//!   silent sources, dedup lag).
 //!
 //! The engine never prints, parses arguments or reads the environment: front ends (the `morgue`
 //! command, its web server, a worker) do, and call it. Errors are [`Error`].
@@ -28,6 +30,7 @@ pub mod crawl;
 pub mod dedup_archive;
 mod error;
 pub mod generate;
+pub mod health;
 pub mod ingest;
 pub mod progress;
 pub mod reextract;

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use crawler::client::ClientConfig;
 use crawler::fetch::FetchConfig;
-use engine::crawl::{Engine, Mode, Settings};
+use engine::crawl::{Engine, Mode, Politeness, Settings};
 use engine::progress::{Counter, Progress};
 use store::testing::TestArchive;
 use store::{Archive, OpenMode};
@@ -57,6 +57,8 @@ on_both_backends! {
         dies_midway_and_its_successor_finishes;
     a_standing_crawl_asked_to_stop_finishes_its_work_in_flight_and_gives_its_leases_back:
         stops_when_asked;
+    two_workers_share_one_archive_search_each_source_once_and_keep_each_hosts_interval:
+        two_workers_share_the_work_and_the_turns;
 }
 
 fn config(seed: u64, hosts: usize, articles: usize) -> Config {
@@ -80,6 +82,7 @@ fn settings(worker: &str, host_interval: Duration) -> Settings {
         host: "test-machine".to_owned(),
         sentences: extractor::sentences::Mode::Normal,
         dedup: false,
+        politeness: Politeness::Shared,
     }
 }
 
@@ -198,6 +201,12 @@ async fn stored_once_and_counted(test: TestArchive) {
     assert!(progress.get(Counter::Queued) >= stories);
     assert_eq!(progress.get(Counter::Failed), 0, "a friendly web fails nothing");
     assert_eq!(progress.get(Counter::Linked), 0, "no dedup unless asked for");
+
+    // Searching the sources again on request (`morgue discover --all`) searches each again.
+    let (engine, _progress, _stop) =
+        engine(archive, settings("tester", Duration::ZERO), Mode::Once);
+    let searched = engine.discover(sources.clone()).await.expect("search again");
+    assert_eq!(searched, sources.len());
 }
 
 async fn second_pass_does_no_work(test: TestArchive) {
@@ -294,5 +303,83 @@ async fn stops_when_asked(test: TestArchive) {
     assert!(progress.get(Counter::Fetched) >= 10);
     let stories = store::stories::count(archive).await.expect("count");
     assert_eq!(progress.get(Counter::Stored), stories);
+    assert_no_leases_or_workers_left(archive).await;
+}
+
+async fn two_workers_share_the_work_and_the_turns(test: TestArchive) {
+    let archive = &test.archive;
+    let mut config = config(46, 6, 8);
+    config.crawl_delay_every = 3;
+    config.crawl_delay_secs = 0.3;
+    let web = web(archive, config).await;
+    let interval = Duration::from_millis(150);
+    let workers: Vec<_> = ["worker-a", "worker-b"]
+        .into_iter()
+        .map(|name| {
+            let (engine, progress, _stop) = engine(archive, settings(name, interval), Mode::Once);
+            (tokio::spawn(async move { engine.run().await }), progress)
+        })
+        .collect();
+    let mut counters = Vec::new();
+    for (running, progress) in workers {
+        running.await.expect("a worker's task").expect("a worker's crawl ends well");
+        counters.push(progress);
+    }
+    assert_reachable_stored_once(archive, &web).await;
+    assert_no_leases_or_workers_left(archive).await;
+    assert!(store::claims::list(archive).await.expect("claims").is_empty(), "claims left behind");
+    assert!(store::turns::held(archive).await.expect("turns").is_empty(), "host turns left held");
+
+    // No host saw two requests closer than its interval or crawl delay, from either worker.
+    let too_soon = web.too_soon(interval, Duration::from_millis(10));
+    assert!(too_soon.is_empty(), "{too_soon:?}");
+
+    // Each source was searched by one worker: its homepage asked for once, counted once.
+    let seen = web.requests();
+    for site in &web.world().sites {
+        let homepages = seen.iter().filter(|s| s.host == site.host && s.path == "/").count();
+        assert_eq!(homepages, 1, "{} searched {homepages} times", site.host);
+    }
+    let total = |counter| counters.iter().map(|progress| progress.get(counter)).sum::<u64>();
+    let sources = store::sources::list(archive).await.expect("sources");
+    assert_eq!(total(Counter::Discovered), sources.len() as u64);
+    // Each feed was polled by one worker, once.
+    let feeds = store::feeds::list(archive).await.expect("feeds");
+    let polled = feeds.iter().filter(|feed| feed.last_polled_at.is_some()).count() as u64;
+    assert!(polled > 0);
+    assert_eq!(total(Counter::Polled), polled, "a feed was polled twice");
+    // Between them they fetched every story (which of them fetched what is up to timing).
+    let stories = store::stories::count(archive).await.expect("count");
+    assert!(total(Counter::Fetched) >= stories);
+}
+
+/// PostgreSQL only: the server drops every connection of the archive (as a restart does) three
+/// times during a crawl; the crawl reconnects and ends with every article stored once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropped_connections_mid_crawl_lose_nothing_on_postgres() {
+    let Some(test) = store::testing::postgres().await else { return };
+    let archive = &test.archive;
+    let web = web(archive, config(47, 4, 20)).await;
+    let (engine, _progress, _stop) =
+        engine(archive, settings("survivor", Duration::from_millis(20)), Mode::Once);
+    let running = tokio::spawn(async move { engine.run().await });
+    let admin = Archive::open(&test.url, OpenMode::Existing).await.expect("open");
+    for round in 1..=3 {
+        let busy = tokio::task::block_in_place(|| {
+            web.wait_for(Duration::from_secs(120), |seen| {
+                seen.iter().filter(|s| is_article(s)).count() >= 12 * round
+            })
+        });
+        assert!(busy, "the crawl never got to round {round}");
+        admin
+            .execute_unprepared(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                 WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            )
+            .await
+            .expect("drop the connections");
+    }
+    running.await.expect("the crawl's task").expect("the crawl survives dropped connections");
+    assert_reachable_stored_once(archive, &web).await;
     assert_no_leases_or_workers_left(archive).await;
 }

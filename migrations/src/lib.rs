@@ -24,6 +24,8 @@ mod m0004_link_explanations;
 mod m0005_refold_search_words;
 mod m0006_queries_and_collections;
 mod m0007_cluster_representatives;
+mod m0008_host_turns;
+mod m0009_claims;
 mod m0011_fetch_requests;
 
 /// The archive's migrations, in the order they apply.
@@ -41,6 +43,8 @@ impl MigratorTrait for Migrator {
             Box::new(m0005_refold_search_words::Migration),
             Box::new(m0006_queries_and_collections::Migration),
             Box::new(m0007_cluster_representatives::Migration),
+            Box::new(m0008_host_turns::Migration),
+            Box::new(m0009_claims::Migration),
             Box::new(m0011_fetch_requests::Migration),
         ]
     }

@@ -20,6 +20,9 @@ use crate::text::storable;
 #[derive(Debug, Clone)]
 pub(crate) struct Clean<C> {
     inner: C,
+    /// Whether a statement that failed because its connection was lost is sent again (on a
+    /// pool, which opens a new connection; never within a transaction, which died with it).
+    retry: bool,
 }
 
 /// The archive's pool of connections.
@@ -30,7 +33,7 @@ pub(crate) type Txn = Clean<DatabaseTransaction>;
 
 impl Db {
     pub(crate) fn new(inner: DatabaseConnection) -> Db {
-        Clean { inner }
+        Clean { inner, retry: true }
     }
 
     /// The connection itself, for the migrator (whose statements carry no values from outside).
@@ -43,7 +46,21 @@ impl Db {
         &self,
         options: TransactionOptions,
     ) -> Result<Txn, DbErr> {
-        Ok(Clean { inner: self.inner.begin_with_options(options).await? })
+        let mut delays = RETRY_DELAYS.iter();
+        loop {
+            match self.inner.begin_with_options(options).await {
+                Ok(inner) => return Ok(Clean { inner, retry: false }),
+                Err(err) => match delays.next() {
+                    Some(delay) if connection_lost(&err) => {
+                        tracing::warn!(
+                            "the archive's connection was lost ({err}); starting the transaction again in {delay:?}"
+                        );
+                        tokio::time::sleep(*delay).await;
+                    }
+                    _ => return Err(err),
+                },
+            }
+        }
     }
 
     /// Closes every connection.
@@ -56,6 +73,71 @@ impl Txn {
     /// Commits the transaction.
     pub(crate) async fn commit(self) -> Result<(), DbErr> {
         self.inner.commit().await
+    }
+}
+
+/// How long to wait before each new attempt of a statement whose connection was lost: about half
+/// a minute in all, as long as a PostgreSQL restart takes.
+const RETRY_DELAYS: [std::time::Duration; 10] = {
+    use std::time::Duration;
+    [
+        Duration::from_millis(100),
+        Duration::from_millis(200),
+        Duration::from_millis(400),
+        Duration::from_millis(800),
+        Duration::from_millis(1600),
+        Duration::from_millis(3200),
+        Duration::from_secs(5),
+        Duration::from_secs(5),
+        Duration::from_secs(5),
+        Duration::from_secs(5),
+    ]
+};
+
+/// Whether an error means the connection was lost (the server restarted, or ended it), not that
+/// the statement was wrong: an I/O error, a connection that could not be had from the pool, or
+/// PostgreSQL's classes 08 (connection exception) and 57P (operator intervention: terminated by
+/// an administrator, a shutdown, a server not yet accepting connections).
+pub(crate) fn connection_lost(err: &DbErr) -> bool {
+    use sea_orm::RuntimeErr;
+    use sea_orm::sqlx::Error as Sqlx;
+    let sqlx = match err {
+        DbErr::ConnectionAcquire(_) | DbErr::Conn(_) => return true,
+        DbErr::Exec(RuntimeErr::SqlxError(sqlx)) | DbErr::Query(RuntimeErr::SqlxError(sqlx)) => {
+            sqlx
+        }
+        _ => return false,
+    };
+    match sqlx.as_ref() {
+        Sqlx::Io(_) | Sqlx::PoolTimedOut | Sqlx::PoolClosed | Sqlx::WorkerCrashed => true,
+        Sqlx::Database(db) => {
+            db.code().is_some_and(|code| code.starts_with("08") || code.starts_with("57P"))
+        }
+        _ => false,
+    }
+}
+
+/// Runs `attempt` until it succeeds, fails for another reason than a lost connection, or the
+/// retries run out (when `retry` is off: once).
+async fn with_retries<T, F, Fut>(retry: bool, mut attempt: F) -> Result<T, DbErr>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, DbErr>>,
+{
+    let mut delays = RETRY_DELAYS.iter();
+    loop {
+        match attempt().await {
+            Err(err) if retry && connection_lost(&err) => match delays.next() {
+                Some(delay) => {
+                    tracing::warn!(
+                        "the archive's connection was lost ({err}); trying again in {delay:?}"
+                    );
+                    tokio::time::sleep(*delay).await;
+                }
+                None => return Err(err),
+            },
+            result => return result,
+        }
     }
 }
 
@@ -96,20 +178,23 @@ impl<C: ConnectionTrait + Send + Sync> ConnectionTrait for Clean<C> {
     }
 
     async fn execute_raw(&self, stmt: Statement) -> Result<ExecResult, DbErr> {
-        self.inner.execute_raw(clean(stmt)).await
+        let stmt = clean(stmt);
+        with_retries(self.retry, || self.inner.execute_raw(stmt.clone())).await
     }
 
     async fn execute_unprepared(&self, sql: &str) -> Result<ExecResult, DbErr> {
         check_unprepared(sql)?;
-        self.inner.execute_unprepared(sql).await
+        with_retries(self.retry, || self.inner.execute_unprepared(sql)).await
     }
 
     async fn query_one_raw(&self, stmt: Statement) -> Result<Option<QueryResult>, DbErr> {
-        self.inner.query_one_raw(clean(stmt)).await
+        let stmt = clean(stmt);
+        with_retries(self.retry, || self.inner.query_one_raw(stmt.clone())).await
     }
 
     async fn query_all_raw(&self, stmt: Statement) -> Result<Vec<QueryResult>, DbErr> {
-        self.inner.query_all_raw(clean(stmt)).await
+        let stmt = clean(stmt);
+        with_retries(self.retry, || self.inner.query_all_raw(stmt.clone())).await
     }
 }
 

@@ -72,6 +72,20 @@ pub enum Error {
     },
 }
 
+impl Error {
+    /// Whether the archive's connection was lost (the server restarted, or ended it) and stayed
+    /// lost through the store's retries, or a transaction died with its connection: the work is
+    /// not wrong and can be done again later, as a whole.
+    pub fn connection_lost(&self) -> bool {
+        match self {
+            Error::Database { source, .. } => {
+                source.downcast_ref::<sea_orm::DbErr>().is_some_and(crate::db::connection_lost)
+            }
+            _ => false,
+        }
+    }
+}
+
 /// The store's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 

@@ -390,6 +390,22 @@ pub async fn lease_owners(archive: &Archive) -> Result<Vec<String>> {
     Ok(owners.into_iter().flatten().collect())
 }
 
+/// How many entries each worker holds leased now, by worker.
+pub async fn lease_counts(archive: &Archive) -> Result<Vec<(String, i64)>> {
+    let rows: Vec<(Option<String>, i64)> = frontier::Entity::find()
+        .select_only()
+        .column(frontier::Column::LeaseOwner)
+        .column_as(frontier::Column::Id.count(), "count")
+        .filter(frontier::Column::State.eq(State::Leased.as_str()))
+        .group_by(frontier::Column::LeaseOwner)
+        .order_by_asc(frontier::Column::LeaseOwner)
+        .into_tuple()
+        .all(&archive.db)
+        .await
+        .doing("counting leases by worker")?;
+    Ok(rows.into_iter().filter_map(|(owner, count)| Some((owner?, count))).collect())
+}
+
 /// Gives back every lease `owner` holds, due again at `now` (a worker that is known to be gone,
 /// or one shutting down). The attempts it had started still count, so a URL that kills its
 /// workers ends up failed rather than retried forever. Returns how many were released.

@@ -20,7 +20,9 @@
 //! - [`signatures`]: each story's fuzzy-dedup signals, for comparing later batches;
 //! - [`duplicates`]: duplicate links between stories, with method, scores and thresholds;
 //! - [`clusters`]: story clusters and their representatives;
-//! - [`workers`]: the crawl processes sharing the archive, and their heartbeats.
+//! - [`workers`]: the crawl processes sharing the archive, and their heartbeats;
+//! - [`claims`]: leases on discovery, polls and dedup batches, so that one worker of many does each;
+//! - [`turns`]: per-host politeness shared by every worker (each host's next allowed request).
 //!
 //! Text reaches the database through one boundary ([`text`]): NUL, which PostgreSQL refuses,
 //! becomes U+FFFD in every statement, and every column's length is capped, the same way on both
@@ -42,6 +44,7 @@ mod entity;
 mod error;
 mod json;
 
+pub mod claims;
 pub mod clusters;
 pub mod collections;
 pub mod counts;
@@ -61,6 +64,7 @@ pub mod stories;
 pub mod testing;
 pub mod text;
 pub mod top;
+pub mod turns;
 pub mod workers;
 
 pub use archive::{Archive, Backend, Location, MigrationReport, OpenMode, mask_password};

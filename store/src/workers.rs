@@ -66,12 +66,13 @@ impl From<worker::Model> for Worker {
 pub struct Registered {
     /// The earlier worker of the same name, if one was registered (it is taken to be gone).
     pub predecessor: Option<Worker>,
-    /// How many of its leases were given back.
+    /// How many of its leases and claims were given back.
     pub released: u64,
 }
 
-/// Registers a worker at `now`, replacing any earlier worker of the same name, whose leases are
-/// given back (due at `now`).
+/// Registers a worker at `now`, replacing any earlier worker of the same name, whose leases and
+/// claims are given back (due at `now`), and whose host turns are given back an interval after
+/// `now`.
 pub async fn register(
     archive: &Archive,
     new: &NewWorker,
@@ -80,7 +81,9 @@ pub async fn register(
     let name = line_owned(&new.name);
     let predecessor = get(archive, &name).await?;
     upsert(archive, new, now, true).await?;
-    let released = crate::frontier::release(archive, &name, now).await?;
+    let released = crate::frontier::release(archive, &name, now).await?
+        + crate::claims::give_back_all(archive, &name).await?;
+    crate::turns::release_holder(archive, &name, now).await?;
     Ok(Registered { predecessor, released })
 }
 
@@ -159,11 +162,13 @@ pub struct Reaped {
     pub workers: Vec<String>,
     /// How many leases were given back (theirs, and those of owners never registered).
     pub leases: u64,
+    /// How many claims on discovery, polls and dedup were given back (likewise).
+    pub claims: u64,
 }
 
-/// Gives back (due at `now`) the leases of every worker whose last heartbeat is before
-/// `stale_before`, removes those workers, and gives back the leases of owners that are not
-/// registered at all (taken before workers registered, or by a worker removed as dead).
+/// Gives back (due at `now`) the leases and claims of every worker whose last heartbeat is before
+/// `stale_before`, removes those workers, and gives back the leases and claims of owners that are
+/// not registered at all (taken before workers registered, or by a worker removed as dead).
 pub async fn reap(
     archive: &Archive,
     stale_before: DateTime<Utc>,
@@ -186,6 +191,7 @@ pub async fn reap(
             .doing("removing a dead worker")?;
         if removed.rows_affected > 0 {
             reaped.leases += crate::frontier::release(archive, &worker.name, now).await?;
+            reaped.claims += crate::claims::give_back_all(archive, &worker.name).await?;
             reaped.workers.push(worker.name);
         }
     }
@@ -202,5 +208,6 @@ pub async fn reap(
         .await
         .doing("releasing leases of unregistered workers")?;
     reaped.leases += orphans.rows_affected;
+    reaped.claims += crate::claims::give_back_orphans(archive).await?;
     Ok(reaped)
 }

@@ -21,6 +21,8 @@ mod sources;
 mod stories;
 // The text boundary: every column, arbitrary strings, both backends.
 mod text;
+// Host turns and claims shared by workers.
+mod turns;
 mod workers;
 
 use chrono::{DateTime, TimeZone, Utc};

@@ -136,6 +136,12 @@ impl Engine {
     async fn fetch_one(&self, entry: Entry) -> Result<()> {
         let settle = match self.fetch_article(&entry).await {
             Ok(settle) => settle,
+            // The archive's connection was lost while storing (a transaction died with it): the
+            // page is fetched and stored again at once, its attempt not counted.
+            Err(err) if err.connection_lost() => Settle::Deferred {
+                reason: format!("the archive's connection was lost: {}", chain(&err)),
+                at: Utc::now(),
+            },
             Err(err) => {
                 Settle::Retry { error: format!("cannot store the page: {}", chain(&err)), at: None }
             }

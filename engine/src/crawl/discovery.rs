@@ -11,6 +11,7 @@ use crawler::client::RobotsVerdict;
 use crawler::explore::{self, DocKind, Found, Limits};
 use crawler::feed::Format;
 use crawler::schedule;
+use store::claims::Kind;
 use store::feeds::{FeedKind, NewFeed};
 use store::sources::Source;
 use tokio::task::JoinSet;
@@ -27,6 +28,8 @@ pub(super) enum Searched {
     Done(i64),
     /// Put off: its robots.txt cannot be read now.
     Deferred,
+    /// Left to another worker, which has claimed it or searched it already.
+    Elsewhere,
 }
 
 impl Engine {
@@ -51,13 +54,36 @@ impl Engine {
         Ok(searched)
     }
 
-    /// Searches one source. What the source serves never makes this fail: a failure to store
+    /// Searches one source, unless another worker has claimed or searched it (one worker
+    /// searches a source). What the source serves never makes this fail: a failure to store
     /// what was found is logged and the source marked searched; only a failure to mark it (the
     /// archive is unusable) is an error.
     pub(super) async fn search(self: Arc<Self>, source: Source) -> Result<Searched> {
+        let key = source.id.to_string();
+        if !self.claim(Kind::Discover, &key).await? {
+            return Ok(Searched::Elsewhere);
+        }
+        // Claimed: unless another worker searched it between the list and the claim (a source
+        // searched again on request was listed with its earlier search time).
+        let fresh = store::sources::get(&self.archive, source.id).await?;
+        let result = if fresh.discovered_at != source.discovered_at {
+            Ok(Searched::Elsewhere)
+        } else {
+            Arc::clone(&self).search_claimed(fresh).await
+        };
+        self.give_back(Kind::Discover, &key).await;
+        result
+    }
+
+    async fn search_claimed(self: Arc<Self>, source: Source) -> Result<Searched> {
         let _busy = self.progress.begin(Activity::Searching);
         match self.discover_one(&source).await {
             Ok(searched) => Ok(searched),
+            // Not the source's failure: searched again at the next round or run.
+            Err(err) if err.connection_lost() => {
+                tracing::warn!(source = %source.name, "discovery put off: {}", crate::chain(&err));
+                Ok(Searched::Deferred)
+            }
             Err(err) => {
                 tracing::warn!(source = %source.name, "discovery failed: {}", crate::chain(&err));
                 store::sources::mark_discovered(&self.archive, source.id, Utc::now()).await?;

@@ -39,6 +39,7 @@ mod articles;
 mod discovery;
 mod locks;
 mod poll;
+mod turns;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -77,6 +78,21 @@ pub struct Settings {
     pub sentences: extractor::sentences::Mode,
     /// Whether each pass ends with fuzzy dedup of the new stories.
     pub dedup: bool,
+    /// Where per-host turns are kept.
+    pub politeness: Politeness,
+}
+
+/// Where a crawl keeps its per-host turns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Politeness {
+    /// Shared through the archive on PostgreSQL (the archive of many workers), in this process
+    /// on SQLite (one worker at a time).
+    #[default]
+    ByBackend,
+    /// In this process only: other workers on the archive do not see them.
+    InProcess,
+    /// Claimed in the archive's host turns, so the interval holds across every worker.
+    Shared,
 }
 
 /// How long a worker holds a leased URL before others may take it, even with a live heartbeat.
@@ -88,6 +104,10 @@ pub const HEARTBEAT: Duration = Duration::from_secs(15);
 /// How old a worker's last heartbeat may be before it is taken for dead and its leases are given
 /// back: eight missed heartbeats, which also covers a heartbeat kept waiting by a busy SQLite.
 pub const WORKER_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// How often a pass with nothing to do asks again whether other workers' searches and polls are
+/// done (they may queue URLs this worker shares).
+const OTHERS_POLL: Duration = Duration::from_millis(500);
 
 /// How a crawl ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,8 +166,21 @@ impl Engine {
         });
         let mut client_config = settings.client.clone();
         client_config.max_in_flight = settings.concurrency;
-        let client = Client::new(client_config, Some(journal_fn))
-            .map_err(|err| Error::Client { source: Box::new(err) })?;
+        let shared = match settings.politeness {
+            Politeness::ByBackend => archive.backend() == store::Backend::Postgres,
+            Politeness::InProcess => false,
+            Politeness::Shared => true,
+        };
+        let client = if shared {
+            let turns = Arc::new(turns::ArchiveTurns {
+                archive: archive.clone(),
+                worker: settings.worker.clone(),
+            });
+            Client::with_shared_turns(client_config, Some(journal_fn), turns)
+        } else {
+            Client::new(client_config, Some(journal_fn))
+        }
+        .map_err(|err| Error::Client { source: Box::new(err) })?;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Ok(Engine {
             archive,
@@ -201,9 +234,11 @@ impl Engine {
         // Whatever happened, leases this worker still holds go back at once.
         let released =
             store::frontier::release(&self.archive, &self.settings.worker, Utc::now()).await;
+        let given_back = store::claims::give_back_all(&self.archive, &self.settings.worker).await;
         let removed = store::workers::remove(&self.archive, &self.settings.worker).await;
         self.flush_journal().await;
         released?;
+        given_back?;
         removed?;
         result
     }
@@ -233,8 +268,26 @@ impl Engine {
         }
     }
 
-    /// Fuzzy dedup of the stories stored since the last run.
+    /// Fuzzy dedup of the stories stored since the last run, unless another worker is running a
+    /// batch (one batch at a time over the archive, so that no two build conflicting clusters;
+    /// stories stored meanwhile go into the next batch). The claim is renewed while it runs.
     async fn dedup_new(&self) -> Result<()> {
+        if !self.claim(store::claims::Kind::Dedup, DEDUP_KEY).await? {
+            tracing::debug!("another worker is running a dedup batch");
+            return Ok(());
+        }
+        let renewing = tokio::spawn(renew_claim(
+            self.archive.clone(),
+            self.settings.worker.clone(),
+            store::claims::Kind::Dedup,
+        ));
+        let result = self.dedup_claimed().await;
+        renewing.abort();
+        self.give_back(store::claims::Kind::Dedup, DEDUP_KEY).await;
+        result
+    }
+
+    async fn dedup_claimed(&self) -> Result<()> {
         let deduper = self
             .deduper
             .get_or_try_init(|| async {
@@ -248,6 +301,20 @@ impl Engine {
         Ok(())
     }
 
+    /// Whether other workers hold claims on searches or polls now.
+    async fn others_searching_or_polling(&self) -> Result<bool> {
+        let now = Utc::now();
+        let claims = store::claims::list(&self.archive).await?;
+        Ok(claims.iter().any(|claim| {
+            claim.owner != self.settings.worker
+                && claim.until > now
+                && matches!(
+                    store::claims::Kind::parse(&claim.kind),
+                    Some(store::claims::Kind::Discover | store::claims::Kind::Poll)
+                )
+        }))
+    }
+
     /// The earliest of the next feed poll and the next frontier attempt.
     async fn next_due(&self) -> Result<Option<DateTime<Utc>>> {
         let feed = store::feeds::next_due(&self.archive).await?;
@@ -258,16 +325,31 @@ impl Engine {
     /// One pass: rounds of discovery, polls and article fetches, until none of them has work.
     async fn pass(self: &Arc<Self>, force_poll: bool) -> Result<()> {
         let mut force = force_poll;
-        for round in 0.. {
+        let mut round = 0;
+        loop {
             let done = self.round(force).await?;
             force = false;
-            if self.stopping() || done.discovered + done.polled + done.fetched == 0 || round > 20 {
+            if self.stopping() || round > 20 {
                 break;
             }
+            if done.discovered + done.polled + done.fetched == 0 {
+                // Searches and polls other workers are making will queue URLs this pass may
+                // share: wait for them rather than end.
+                if self.others_searching_or_polling().await? {
+                    let mut stop = self.stop.clone();
+                    tokio::select! {
+                        () = tokio::time::sleep(OTHERS_POLL) => {}
+                        _ = stop.changed() => {}
+                    }
+                    continue;
+                }
+                break;
+            }
+            round += 1;
             // Retries may have become due during this round.
             let feed_due =
                 store::feeds::next_due(&self.archive).await?.is_some_and(|at| at <= Utc::now());
-            if !feed_due && done.discovered == 0 {
+            if !feed_due && done.discovered == 0 && !self.others_searching_or_polling().await? {
                 break;
             }
         }
@@ -299,6 +381,23 @@ impl Engine {
         let (discovered, polled) =
             (&mut upstream).await.map_err(|source| Error::Task { what: "crawl", source })??;
         Ok(Round { discovered, polled, fetched })
+    }
+
+    /// Claims a piece of work (a source's search, a feed's poll, a dedup batch) for [`LEASE`].
+    /// Returns whether this worker holds it.
+    async fn claim(&self, kind: store::claims::Kind, key: &str) -> Result<bool> {
+        let lease = chrono::Duration::from_std(LEASE).unwrap_or(chrono::Duration::MAX);
+        let worker = &self.settings.worker;
+        Ok(store::claims::take(&self.archive, kind, key, worker, Utc::now(), lease).await?)
+    }
+
+    /// Gives back a claim when its work is done. A failure is logged: the claim expires by
+    /// itself, and the work was recorded as done in the archive before.
+    async fn give_back(&self, kind: store::claims::Kind, key: &str) {
+        let worker = &self.settings.worker;
+        if let Err(err) = store::claims::give_back(&self.archive, kind, key, worker).await {
+            tracing::warn!(kind = kind.as_str(), key, "cannot give back a claim: {err}");
+        }
     }
 
     /// The source with this id (cached).
@@ -383,6 +482,24 @@ async fn heartbeat(archive: Archive, me: NewWorker) {
         }
         if let Err(err) = reap_dead_workers(&archive, now).await {
             tracing::warn!("cannot check for dead workers: {err}");
+        }
+    }
+}
+
+/// The key of the one dedup claim of an archive.
+const DEDUP_KEY: &str = "archive";
+
+/// Takes the claim `(kind, archive)` again every third of [`LEASE`], for as long as its work runs.
+async fn renew_claim(archive: Archive, worker: String, kind: store::claims::Kind) {
+    let lease = chrono::Duration::from_std(LEASE).unwrap_or(chrono::Duration::MAX);
+    loop {
+        tokio::time::sleep(LEASE / 3).await;
+        match store::claims::take(&archive, kind, DEDUP_KEY, &worker, Utc::now(), lease).await {
+            Ok(true) => {}
+            Ok(false) => {
+                tracing::warn!(kind = kind.as_str(), "a claim was lost while its work ran")
+            }
+            Err(err) => tracing::warn!(kind = kind.as_str(), "cannot renew a claim: {err}"),
         }
     }
 }

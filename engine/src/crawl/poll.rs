@@ -10,6 +10,7 @@ use crawler::fetch::{FetchError, Validators};
 use crawler::schedule::{self, FeedState, Outcome, Severity};
 use crawler::sitemap::{self, Kind};
 use serde_json::json;
+use store::claims::Kind as Work;
 use store::feeds::{Feed, FeedKind, NewFeed, Poll};
 use store::frontier::NewUrl;
 use tokio::task::JoinSet;
@@ -88,12 +89,14 @@ impl Engine {
         }
         let mut polls: JoinSet<Result<()>> = JoinSet::new();
         let mut done: HashSet<i64> = HashSet::new();
+        let started = Utc::now();
         let first = if force {
             store::feeds::list(&self.archive).await?
         } else {
-            store::feeds::due(&self.archive, Utc::now(), 500).await?
+            store::feeds::due(&self.archive, started, 500).await?
         };
-        self.start_polls(first, &mut done, &mut polls);
+        let forced = force.then_some(started);
+        self.start_polls(first, forced, &mut done, &mut polls);
         let mut searched = 0;
         loop {
             tokio::select! {
@@ -104,7 +107,7 @@ impl Engine {
                         let now = Utc::now();
                         let feeds = store::feeds::for_source(&self.archive, source_id).await?;
                         let due = feeds.into_iter().filter(|f| f.next_poll_at.is_none_or(|at| at <= now));
-                        self.start_polls(due.collect(), &mut done, &mut polls);
+                        self.start_polls(due.collect(), None, &mut done, &mut polls);
                     }
                 }
                 Some(joined) = polls.join_next() => {
@@ -116,7 +119,7 @@ impl Engine {
                         break;
                     }
                     let due = store::feeds::due(&self.archive, Utc::now(), 500).await?;
-                    if !self.start_polls(due, &mut done, &mut polls) {
+                    if !self.start_polls(due, None, &mut done, &mut polls) {
                         break;
                     }
                 }
@@ -125,10 +128,12 @@ impl Engine {
         Ok((searched, done.len()))
     }
 
-    /// Starts a poll of each of these feeds not polled yet in this round. Returns whether any was.
+    /// Starts a poll of each of these feeds not polled yet in this round (forced: each not polled
+    /// since `forced`, due or not). Returns whether any was.
     fn start_polls(
         self: &Arc<Self>,
         feeds: Vec<Feed>,
+        forced: Option<DateTime<Utc>>,
         done: &mut HashSet<i64>,
         polls: &mut JoinSet<Result<()>>,
     ) -> bool {
@@ -138,10 +143,28 @@ impl Engine {
                 continue;
             }
             let this = Arc::clone(self);
-            polls.spawn(async move { this.poll_one(feed).await });
+            polls.spawn(async move { this.poll_claimed(feed, forced).await });
             started = true;
         }
         started
+    }
+
+    /// Polls one feed if this worker can claim its poll and it is still due when claimed (another
+    /// worker may have polled it since it was read): one worker polls a feed when it is due.
+    async fn poll_claimed(&self, feed: Feed, forced: Option<DateTime<Utc>>) -> Result<()> {
+        let key = feed.id.to_string();
+        if !self.claim(Work::Poll, &key).await? {
+            return Ok(());
+        }
+        let fresh = store::feeds::get(&self.archive, feed.id).await?;
+        let now = Utc::now();
+        let due = match forced {
+            Some(since) => fresh.last_polled_at.is_none_or(|at| at < since),
+            None => fresh.next_poll_at.is_none_or(|at| at <= now),
+        };
+        let result = if due { self.poll_one(fresh).await } else { Ok(()) };
+        self.give_back(Work::Poll, &key).await;
+        result
     }
 
     /// Polls one feed and records the outcome. What the feed serves never makes this fail: when
@@ -152,6 +175,11 @@ impl Engine {
         let now = Utc::now();
         let polled = match self.poll_feed(&feed, now).await {
             Ok(polled) => polled,
+            // Not the feed's failure: it stays due, and is polled again at the next round.
+            Err(err) if err.connection_lost() => {
+                tracing::warn!(feed = %feed.url, "poll put off: {}", chain(&err));
+                return Ok(());
+            }
             Err(err) => Polled::failed(
                 Severity::Soft,
                 None,

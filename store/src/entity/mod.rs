@@ -4,6 +4,7 @@
 //! The derive macros generate `pub` items, so the module as a whole is crate-private instead.
 #![allow(unreachable_pub)]
 
+pub(crate) mod claim;
 pub(crate) mod cluster_member;
 pub(crate) mod collection;
 pub(crate) mod collection_source;
@@ -11,6 +12,7 @@ pub(crate) mod duplicate_link;
 pub(crate) mod feed;
 pub(crate) mod fetch;
 pub(crate) mod frontier;
+pub(crate) mod host_turn;
 pub(crate) mod media_source;
 pub(crate) mod removed_sentence;
 pub(crate) mod sentence;
