@@ -38,6 +38,7 @@ use sha2::{Digest, Sha256};
 use store::Archive;
 use store::fetches::StoredFetch;
 
+use crate::crawl::reason_phrase;
 use crate::error::{Error, Result};
 use crate::selection::Selection;
 
@@ -360,36 +361,6 @@ fn metadata_record(fetch: &StoredFetch, story_id: i64, response_id: &str, out: &
         &fields(&lines),
         out,
     );
-}
-
-/// The standard reason phrase of a status code (empty for codes without one).
-fn reason_phrase(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        201 => "Created",
-        202 => "Accepted",
-        203 => "Non-Authoritative Information",
-        204 => "No Content",
-        206 => "Partial Content",
-        300 => "Multiple Choices",
-        301 => "Moved Permanently",
-        302 => "Found",
-        303 => "See Other",
-        304 => "Not Modified",
-        307 => "Temporary Redirect",
-        308 => "Permanent Redirect",
-        400 => "Bad Request",
-        401 => "Unauthorized",
-        403 => "Forbidden",
-        404 => "Not Found",
-        410 => "Gone",
-        429 => "Too Many Requests",
-        500 => "Internal Server Error",
-        502 => "Bad Gateway",
-        503 => "Service Unavailable",
-        504 => "Gateway Timeout",
-        _ => "",
-    }
 }
 
 #[cfg(test)]

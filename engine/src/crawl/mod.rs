@@ -582,11 +582,29 @@ fn raw_fetch(
 
 /// `HTTP 404 Not Found`, for people.
 pub(crate) fn http_status(status: u16) -> String {
-    let reason = match status {
+    match reason_phrase(status) {
+        "" => format!("HTTP {status}"),
+        reason => format!("HTTP {status} {reason}"),
+    }
+}
+
+/// The standard reason phrase of a status code (empty for codes without one): for people's
+/// messages and for the status lines of a WARC export.
+pub(crate) fn reason_phrase(status: u16) -> &'static str {
+    match status {
         200 => "OK",
+        201 => "Created",
+        202 => "Accepted",
+        203 => "Non-Authoritative Information",
+        204 => "No Content",
+        206 => "Partial Content",
+        300 => "Multiple Choices",
         301 => "Moved Permanently",
         302 => "Found",
+        303 => "See Other",
         304 => "Not Modified",
+        307 => "Temporary Redirect",
+        308 => "Permanent Redirect",
         400 => "Bad Request",
         401 => "Unauthorized",
         403 => "Forbidden",
@@ -599,6 +617,5 @@ pub(crate) fn http_status(status: u16) -> String {
         503 => "Service Unavailable",
         504 => "Gateway Timeout",
         _ => "",
-    };
-    if reason.is_empty() { format!("HTTP {status}") } else { format!("HTTP {status} {reason}") }
+    }
 }
