@@ -61,7 +61,8 @@ pub struct Written {
     pub stories: u64,
     /// Records written (the `warcinfo` record included).
     pub records: u64,
-    /// Selected stories left out: no archived fetch, or a fetch that got no response.
+    /// Selected stories left out: no archived fetch, a fetch that got no response, or one whose
+    /// stored body is damaged (logged with the story's id).
     pub skipped: u64,
 }
 
@@ -95,7 +96,16 @@ pub async fn export(
                 break;
             }
             let fetch = match selected.story.story.fetch_id {
-                Some(id) => store::fetches::get(archive, id).await?,
+                Some(id) => match store::fetches::get(archive, id).await {
+                    Ok(fetch) => fetch,
+                    // A damaged row is one story left out and said, not the end of the export.
+                    Err(err @ store::Error::Corrupt { .. }) => {
+                        tracing::warn!(story = selected.story.id, error = %err, "left out of the WARC file");
+                        written.skipped += 1;
+                        continue;
+                    }
+                    Err(err) => return Err(err.into()),
+                },
                 None => {
                     written.skipped += 1;
                     continue;

@@ -205,5 +205,11 @@ on_both_backends! {
         // Gzipped record by record: the same records, and the same bytes once inflated.
         let (gzipped, _) = export(archive, true).await;
         assert_eq!(gunzip(&gzipped), plain);
+
+        // A damaged body is one story left out, not a failed export.
+        archive.execute_unprepared("UPDATE fetches SET body_sha256 = 'bad'").await.unwrap();
+        let (damaged, written) = export(archive, false).await;
+        assert_eq!(written, warc::Written { stories: 0, records: 1, skipped: 3 });
+        assert_eq!(read_with_warc(&damaged).len(), 1);
     }
 }
