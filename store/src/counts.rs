@@ -23,6 +23,11 @@ use crate::entity::story;
 use crate::error::{Context as _, Error, Result};
 use crate::stories::{Filter, Story};
 
+/// The story clusters among the rows counted, copies folded: a story in no cluster counts as
+/// its own.
+pub(crate) const COUNT_CLUSTERS: &str =
+    r#"COUNT(DISTINCT COALESCE("stories"."cluster_representative", "stories"."id"))"#;
+
 /// The length of a period.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Period {
@@ -126,12 +131,7 @@ async fn grouped(
         .select_only()
         .column_as(Expr::cust(start), "start")
         .column_as(Expr::cust("COUNT(*)"), "stories")
-        .column_as(
-            Expr::cust(
-                r#"COUNT(DISTINCT COALESCE("stories"."cluster_representative", "stories"."id"))"#,
-            ),
-            "clusters",
-        )
+        .column_as(Expr::cust(COUNT_CLUSTERS), "clusters")
         .filter(condition)
         .filter(story::Column::PublishedDay.is_not_null())
         .group_by(Expr::cust(start))

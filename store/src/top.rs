@@ -44,12 +44,7 @@ pub async fn sources(archive: &Archive, filter: &Filter, limit: usize) -> Result
             .select_only()
             .column(story::Column::SourceId)
             .column_as(Expr::cust("COUNT(*)"), "stories")
-            .column_as(
-                Expr::cust(
-                    r#"COUNT(DISTINCT COALESCE("stories"."cluster_representative", "stories"."id"))"#,
-                ),
-                "clusters",
-            )
+            .column_as(Expr::cust(crate::counts::COUNT_CLUSTERS), "clusters")
             .filter(condition)
             .group_by(story::Column::SourceId)
             .into_tuple()
