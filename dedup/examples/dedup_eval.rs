@@ -115,7 +115,7 @@ fn main() {
     };
     let tune_pairs = candidates(&tune_sigs);
     report_candidate_recall("tune", &tune, &tune_pairs);
-    fact_histograms(&tune, &tune_pairs);
+    fact_histograms(&tune, &tune_sigs, &tune_pairs);
 
     // Tuning.
     let thresholds = tune_thresholds(&tune, &tune_pairs);
@@ -415,6 +415,23 @@ fn report_kinds(
         pct(templates_linked, templates),
         pct(templates_clustered, templates)
     );
+    // What the template stories' wrong links are: the other document's kind and the rule.
+    let index = positions(docs.iter().map(|d| d.id.as_str()));
+    let mut by_kind: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
+    for link in &outcome.links {
+        let (a, b) = ordered(&index, &link.doc, &link.of);
+        let (t, other) = match (docs[a].kind, docs[b].kind) {
+            (Kind::Template, _) => (a, b),
+            (_, Kind::Template) => (b, a),
+            _ => continue,
+        };
+        if docs[t].family == docs[other].family && docs[t].story != docs[other].story {
+            *by_kind.entry((docs[other].kind.name(), link.method.as_str())).or_default() += 1;
+        }
+    }
+    let listed: Vec<String> =
+        by_kind.iter().map(|((kind, method), n)| format!("{kind} by {method}: {n}")).collect();
+    println!("  template stories' links within their template: {}", listed.join(", "));
 }
 
 fn report_candidate_recall(name: &str, docs: &[Doc], pairs: &[(usize, usize, Scores)]) {
@@ -557,6 +574,7 @@ fn knobs() -> Vec<Knob> {
         knob!(name_agreement, steps(0.0, 0.9, 0.05)),
         knob!(number_differ, counts(&[1, 2, 3, 4, 5, 6, 8, 10, u16::MAX])),
         knob!(update_numbers, counts(&[1, 2, 3, u16::MAX])),
+        knob!(update_number_share, vec![0.0, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.1, 0.15]),
         knob!(update_name_agreement, [steps(0.0, 0.9, 0.1), vec![1.01]].concat()),
         knob!(number_agreement, steps(0.0, 0.9, 0.05)),
     ]
@@ -773,7 +791,7 @@ fn show_errors(kind: &str, docs: &[Doc], sigs: &[Signature], dedup: &Deduper) {
 
 /// Per kind of pair, among the tune split's candidate pairs whose wording matches a shipped rule:
 /// how many names and numbers differ on both sides, and the names' share, as histograms.
-fn fact_histograms(docs: &[Doc], pairs: &[(usize, usize, Scores)]) {
+fn fact_histograms(docs: &[Doc], sigs: &[Signature], pairs: &[(usize, usize, Scores)]) {
     let t = Thresholds::default();
     let mut by_kind: std::collections::BTreeMap<&str, Vec<&Scores>> = Default::default();
     let mut dump = String::new();
@@ -784,8 +802,12 @@ fn fact_histograms(docs: &[Doc], pairs: &[(usize, usize, Scores)]) {
             let ag = |g: &dedup::Agreement| {
                 format!("{},{},{},{}", g.first, g.first_found, g.second, g.second_found)
             };
+            let whole = |numbers: bool, least: u16| {
+                let all = dedup::facts::Span::ALL;
+                dedup::facts::agreement(&sigs[*a].facts, all, &sigs[*b].facts, all, numbers, least)
+            };
             dump.push_str(&format!(
-                "{kind}\t{}\t{}\t{}\t{}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\n",
+                "{kind}\t{}\t{}\t{}\t{}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{}\t{}\t{}\t{}\t{}\n",
                 method.as_str(),
                 ag(&s.names),
                 ag(&s.key_names),
@@ -794,7 +816,12 @@ fn fact_histograms(docs: &[Doc], pairs: &[(usize, usize, Scores)]) {
                 s.passage,
                 s.cosine,
                 s.content_jaccard,
-                s.length_ratio
+                s.length_ratio,
+                ag(&whole(false, 1)),
+                ag(&whole(false, 2)),
+                ag(&whole(true, 1)),
+                sigs[*a].words,
+                sigs[*b].words
             ));
         }
     }

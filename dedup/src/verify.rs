@@ -261,6 +261,9 @@ pub struct Thresholds {
     /// Facts: this many numbers on each side that the other lacks make a duplicate a later
     /// version of the story (`similar`)…
     pub update_numbers: u16,
+    /// …when they are at least this share of the numbers stated ([`Agreement::changed_share`]):
+    /// a copy whose inserted promo or cut paragraph brings one figure in sixty is still a copy…
+    pub update_number_share: f32,
     /// …if its names agree at least this much whenever a name on each side is missing from the
     /// other: numbers and names changed together are another story on the same template.
     pub update_name_agreement: f32,
@@ -286,6 +289,7 @@ impl Default for Thresholds {
             number_differ: 2,
             number_agreement: 0.1,
             update_numbers: 1,
+            update_number_share: 0.06,
             update_name_agreement: 0.7,
         }
     }
@@ -311,6 +315,7 @@ impl Thresholds {
             ("number_differ", f64::from(self.number_differ)),
             ("number_agreement", f64::from(self.number_agreement)),
             ("update_numbers", f64::from(self.update_numbers)),
+            ("update_number_share", f64::from(self.update_number_share)),
             ("update_name_agreement", f64::from(self.update_name_agreement)),
         ]
     }
@@ -340,6 +345,7 @@ impl Thresholds {
             number_differ: n("number_differ", d.number_differ),
             number_agreement: f("number_agreement", d.number_agreement),
             update_numbers: n("update_numbers", d.update_numbers),
+            update_number_share: f("update_number_share", d.update_number_share),
             update_name_agreement: f("update_name_agreement", d.update_name_agreement),
         }
     }
@@ -374,7 +380,9 @@ impl Thresholds {
             if names.changed() && names.share() < self.update_name_agreement {
                 return Verdict::Veto(method, Veto::Names);
             }
-            return Verdict::Link(Method::Update);
+            if numbers.changed_share() >= self.update_number_share {
+                return Verdict::Link(Method::Update);
+            }
         }
         Verdict::Link(method)
     }
@@ -707,6 +715,18 @@ mod tests {
         assert_eq!(
             t.verdict(&Scores { numbers: agreement(6, 6, 6, 6), ..retold }),
             Verdict::Link(Method::NearCopy)
+        );
+        // One figure of forty differing on each side (a promo's price inserted where a cut
+        // paragraph's figure was, a typo): still a copy; one of six: a later version.
+        let edited = Scores {
+            names: agreement(9, 9, 9, 9),
+            numbers: agreement(40, 39, 41, 40),
+            ..copy
+        };
+        assert_eq!(t.verdict(&edited), Verdict::Link(Method::NearCopy));
+        assert_eq!(
+            t.verdict(&Scores { numbers: agreement(6, 5, 6, 5), ..edited }),
+            Verdict::Link(Method::Update)
         );
         // Figures missing on one side only are text the other does not have.
         let trimmed = Scores { numbers: agreement(4, 4, 9, 4), ..copy };
