@@ -108,9 +108,17 @@ fn main() {
         let permissive = Deduper::new(Config { thresholds: open, ..base_config }).expect("model");
         let links = permissive.run_signatures(sigs).links;
         let index = positions(sigs.iter().map(|s| s.id.as_str()));
+        // The permissive rules take every pair for a near-copy, so the whole-text names that the
+        // pipeline compares for `similar` pairs only are filled in here for the tuner.
+        let all = dedup::facts::Span::ALL;
         links
             .iter()
-            .map(|l| (index[l.doc.as_str()], index[l.of.as_str()], l.scores))
+            .map(|l| {
+                let (a, b) = (index[l.doc.as_str()], index[l.of.as_str()]);
+                let doc_names =
+                    dedup::facts::agreement(&sigs[a].facts, all, &sigs[b].facts, all, false, 1);
+                (a, b, Scores { doc_names, ..l.scores })
+            })
             .collect::<Vec<_>>()
     };
     let tune_pairs = candidates(&tune_sigs);
@@ -225,6 +233,7 @@ fn without_facts_or_passages() -> Thresholds {
         number_agreement: 0.0,
         update_numbers: u16::MAX,
         update_name_agreement: 0.0,
+        similar_name_differ: u16::MAX,
         ..Thresholds::default()
     }
 }
@@ -576,6 +585,8 @@ fn knobs() -> Vec<Knob> {
         knob!(update_numbers, counts(&[1, 2, 3, u16::MAX])),
         knob!(update_number_share, vec![0.0, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.1, 0.15]),
         knob!(update_name_agreement, [steps(0.0, 0.9, 0.1), vec![1.01]].concat()),
+        knob!(similar_name_differ, counts(&[1, 2, 3, 4, 5, 6, u16::MAX])),
+        knob!(similar_name_agreement, steps(0.0, 0.7, 0.05)),
         knob!(number_agreement, steps(0.0, 0.9, 0.05)),
     ]
 }
