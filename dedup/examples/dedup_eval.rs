@@ -108,14 +108,22 @@ fn main() {
         let permissive = Deduper::new(Config { thresholds: open, ..base_config }).expect("model");
         let links = permissive.run_signatures(sigs).links;
         let index = positions(sigs.iter().map(|s| s.id.as_str()));
+        // The permissive rules take every pair for a near-copy, so the whole-text names that the
+        // pipeline compares for `similar` pairs only are filled in here for the tuner.
+        let all = dedup::facts::Span::ALL;
         links
             .iter()
-            .map(|l| (index[l.doc.as_str()], index[l.of.as_str()], l.scores))
+            .map(|l| {
+                let (a, b) = (index[l.doc.as_str()], index[l.of.as_str()]);
+                let doc_names =
+                    dedup::facts::agreement(&sigs[a].facts, all, &sigs[b].facts, all, false, 1);
+                (a, b, Scores { doc_names, ..l.scores })
+            })
             .collect::<Vec<_>>()
     };
     let tune_pairs = candidates(&tune_sigs);
     report_candidate_recall("tune", &tune, &tune_pairs);
-    fact_histograms(&tune, &tune_pairs);
+    fact_histograms(&tune, &tune_sigs, &tune_pairs);
 
     // Tuning.
     let thresholds = tune_thresholds(&tune, &tune_pairs);
@@ -225,6 +233,7 @@ fn without_facts_or_passages() -> Thresholds {
         number_agreement: 0.0,
         update_numbers: u16::MAX,
         update_name_agreement: 0.0,
+        similar_name_differ: u16::MAX,
         ..Thresholds::default()
     }
 }
@@ -415,6 +424,23 @@ fn report_kinds(
         pct(templates_linked, templates),
         pct(templates_clustered, templates)
     );
+    // What the template stories' wrong links are: the other document's kind and the rule.
+    let index = positions(docs.iter().map(|d| d.id.as_str()));
+    let mut by_kind: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
+    for link in &outcome.links {
+        let (a, b) = ordered(&index, &link.doc, &link.of);
+        let (t, other) = match (docs[a].kind, docs[b].kind) {
+            (Kind::Template, _) => (a, b),
+            (_, Kind::Template) => (b, a),
+            _ => continue,
+        };
+        if docs[t].family == docs[other].family && docs[t].story != docs[other].story {
+            *by_kind.entry((docs[other].kind.name(), link.method.as_str())).or_default() += 1;
+        }
+    }
+    let listed: Vec<String> =
+        by_kind.iter().map(|((kind, method), n)| format!("{kind} by {method}: {n}")).collect();
+    println!("  template stories' links within their template: {}", listed.join(", "));
 }
 
 fn report_candidate_recall(name: &str, docs: &[Doc], pairs: &[(usize, usize, Scores)]) {
@@ -557,7 +583,10 @@ fn knobs() -> Vec<Knob> {
         knob!(name_agreement, steps(0.0, 0.9, 0.05)),
         knob!(number_differ, counts(&[1, 2, 3, 4, 5, 6, 8, 10, u16::MAX])),
         knob!(update_numbers, counts(&[1, 2, 3, u16::MAX])),
+        knob!(update_number_share, vec![0.0, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.1, 0.15]),
         knob!(update_name_agreement, [steps(0.0, 0.9, 0.1), vec![1.01]].concat()),
+        knob!(similar_name_differ, counts(&[1, 2, 3, 4, 5, 6, u16::MAX])),
+        knob!(similar_name_agreement, steps(0.0, 0.7, 0.05)),
         knob!(number_agreement, steps(0.0, 0.9, 0.05)),
     ]
 }
@@ -773,7 +802,7 @@ fn show_errors(kind: &str, docs: &[Doc], sigs: &[Signature], dedup: &Deduper) {
 
 /// Per kind of pair, among the tune split's candidate pairs whose wording matches a shipped rule:
 /// how many names and numbers differ on both sides, and the names' share, as histograms.
-fn fact_histograms(docs: &[Doc], pairs: &[(usize, usize, Scores)]) {
+fn fact_histograms(docs: &[Doc], sigs: &[Signature], pairs: &[(usize, usize, Scores)]) {
     let t = Thresholds::default();
     let mut by_kind: std::collections::BTreeMap<&str, Vec<&Scores>> = Default::default();
     let mut dump = String::new();
@@ -784,8 +813,12 @@ fn fact_histograms(docs: &[Doc], pairs: &[(usize, usize, Scores)]) {
             let ag = |g: &dedup::Agreement| {
                 format!("{},{},{},{}", g.first, g.first_found, g.second, g.second_found)
             };
+            let whole = |numbers: bool, least: u16| {
+                let all = dedup::facts::Span::ALL;
+                dedup::facts::agreement(&sigs[*a].facts, all, &sigs[*b].facts, all, numbers, least)
+            };
             dump.push_str(&format!(
-                "{kind}\t{}\t{}\t{}\t{}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\n",
+                "{kind}\t{}\t{}\t{}\t{}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{}\t{}\t{}\t{}\t{}\n",
                 method.as_str(),
                 ag(&s.names),
                 ag(&s.key_names),
@@ -794,7 +827,12 @@ fn fact_histograms(docs: &[Doc], pairs: &[(usize, usize, Scores)]) {
                 s.passage,
                 s.cosine,
                 s.content_jaccard,
-                s.length_ratio
+                s.length_ratio,
+                ag(&whole(false, 1)),
+                ag(&whole(false, 2)),
+                ag(&whole(true, 1)),
+                sigs[*a].words,
+                sigs[*b].words
             ));
         }
     }

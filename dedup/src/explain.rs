@@ -71,10 +71,17 @@ fn shares(agreement: &Agreement, kind: &str) -> Option<String> {
     }
 }
 
-/// "Ajax, PSV vs Celtic, Rangers": each side's facts (inside the shared span) the other lacks,
-/// the first's, `between`, the second's.
+/// "Ajax, PSV vs Celtic, Rangers": each side's facts (inside the shared span, or anywhere when
+/// `whole`) the other lacks, the first's, `between`, the second's.
 fn differ(a: &Signature, b: &Signature, numbers: bool, between: &str) -> String {
-    let shared = passages::shared(&a.passages, &b.passages);
+    differ_in(a, b, numbers, between, false)
+}
+
+fn differ_in(a: &Signature, b: &Signature, numbers: bool, between: &str, whole: bool) -> String {
+    let mut shared = passages::shared(&a.passages, &b.passages);
+    if whole {
+        (shared.first, shared.second) = (facts::Span::ALL, facts::Span::ALL);
+    }
     let list = |x: &Facts, span, y: &Facts| {
         let missing = facts::missing(x, numbers, span, y, LISTED);
         if missing.is_empty() { "none".to_owned() } else { missing.join(", ") }
@@ -132,6 +139,11 @@ pub(crate) fn veto(method: Method, veto: Veto, s: &Scores, a: &Signature, b: &Si
         }
     };
     match veto {
+        Veto::DocNames => format!(
+            "same subject ({how}), names differ: {} ({} names shared)",
+            differ_in(a, b, false, " vs ", true),
+            shared_count(&s.doc_names)
+        ),
         Veto::Names => format!(
             "same wording ({how}), names differ: {} ({} names shared)",
             differ(a, b, false, " vs "),

@@ -32,7 +32,14 @@
 //!   story: `similar`, by [`Method::Update`], unless its names changed too (a name on each side
 //!   that the other lacks, and the names agree less than
 //!   [`Thresholds::update_name_agreement`]): a later version keeps its actors, a story written
-//!   on the same template changes both ([`Veto::Names`]).
+//!   on the same template changes both ([`Veto::Names`]);
+//! - a `similar` pair shares no wording to locate a span in, so its names are also compared over
+//!   the whole texts ([`Scores::doc_names`]): each side stating at least
+//!   [`Thresholds::similar_name_differ`] names the other lacks, and the names agreeing less than
+//!   [`Thresholds::similar_name_agreement`] (no more than [`Thresholds::name_few_agreement`] with
+//!   fewer than [`Thresholds::name_min`] names on a side), veto it: another
+//!   story on the same subject, or on the same template, told with other people and places
+//!   ([`Veto::DocNames`]).
 //!
 //! The defaults were tuned on the tuning split of the evaluation set (see `docs/dedup.md`).
 
@@ -114,6 +121,9 @@ pub enum Veto {
     Names,
     /// Most numbers disagree: another edition of the same bulletin.
     Numbers,
+    /// A `similar` pair's names disagree over the whole texts: another story on the same
+    /// subject told with other people and places.
+    DocNames,
 }
 
 /// What the rules say of a pair.
@@ -151,6 +161,9 @@ pub struct Scores {
     pub key_names: Agreement,
     /// How their numbers agree over the text they share.
     pub numbers: Agreement,
+    /// How their names agree over the whole texts (compared for `similar` pairs only, which
+    /// share no wording to locate a span in; zero otherwise).
+    pub doc_names: Agreement,
 }
 
 impl Scores {
@@ -169,9 +182,12 @@ impl Scores {
         .into_iter()
         .map(|(name, value)| (name.to_owned(), f64::from(value)))
         .collect();
-        for (kind, a) in
-            [("names", &self.names), ("key_names", &self.key_names), ("numbers", &self.numbers)]
-        {
+        for (kind, a) in [
+            ("names", &self.names),
+            ("key_names", &self.key_names),
+            ("numbers", &self.numbers),
+            ("doc_names", &self.doc_names),
+        ] {
             for (part, value) in [
                 ("first", a.first),
                 ("first_found", a.first_found),
@@ -205,6 +221,7 @@ impl Scores {
             names: agreement("names"),
             key_names: agreement("key_names"),
             numbers: agreement("numbers"),
+            doc_names: agreement("doc_names"),
         }
     }
 
@@ -261,9 +278,18 @@ pub struct Thresholds {
     /// Facts: this many numbers on each side that the other lacks make a duplicate a later
     /// version of the story (`similar`)…
     pub update_numbers: u16,
+    /// …when they are at least this share of the numbers stated ([`Agreement::changed_share`]):
+    /// a copy whose inserted promo or cut paragraph brings one figure in sixty is still a copy…
+    pub update_number_share: f32,
     /// …if its names agree at least this much whenever a name on each side is missing from the
     /// other: numbers and names changed together are another story on the same template.
     pub update_name_agreement: f32,
+    /// Facts of a `similar` pair, over the whole texts: this many names on each side that the
+    /// other lacks veto the link…
+    pub similar_name_differ: u16,
+    /// …when the names agree less than this (with at least `name_min` names on each side;
+    /// with fewer, no more than `name_few_agreement`).
+    pub similar_name_agreement: f32,
 }
 
 impl Default for Thresholds {
@@ -286,7 +312,10 @@ impl Default for Thresholds {
             number_differ: 2,
             number_agreement: 0.1,
             update_numbers: 1,
+            update_number_share: 0.06,
             update_name_agreement: 0.7,
+            similar_name_differ: 3,
+            similar_name_agreement: 0.4,
         }
     }
 }
@@ -311,7 +340,10 @@ impl Thresholds {
             ("number_differ", f64::from(self.number_differ)),
             ("number_agreement", f64::from(self.number_agreement)),
             ("update_numbers", f64::from(self.update_numbers)),
+            ("update_number_share", f64::from(self.update_number_share)),
             ("update_name_agreement", f64::from(self.update_name_agreement)),
+            ("similar_name_differ", f64::from(self.similar_name_differ)),
+            ("similar_name_agreement", f64::from(self.similar_name_agreement)),
         ]
     }
 
@@ -340,7 +372,10 @@ impl Thresholds {
             number_differ: n("number_differ", d.number_differ),
             number_agreement: f("number_agreement", d.number_agreement),
             update_numbers: n("update_numbers", d.update_numbers),
+            update_number_share: f("update_number_share", d.update_number_share),
             update_name_agreement: f("update_name_agreement", d.update_name_agreement),
+            similar_name_differ: n("similar_name_differ", d.similar_name_differ),
+            similar_name_agreement: f("similar_name_agreement", d.similar_name_agreement),
         }
     }
 
@@ -366,6 +401,17 @@ impl Thresholds {
         {
             return Verdict::Veto(method, Veto::Names);
         }
+        let whole = &s.doc_names;
+        if method == Method::Similar
+            && whole.differ() >= self.similar_name_differ
+            && if whole.fewer() >= self.name_min {
+                whole.share() < self.similar_name_agreement
+            } else {
+                whole.share() <= self.name_few_agreement
+            }
+        {
+            return Verdict::Veto(method, Veto::DocNames);
+        }
         let numbers = &s.numbers;
         if numbers.differ() >= self.number_differ && numbers.share() < self.number_agreement {
             return Verdict::Veto(method, Veto::Numbers);
@@ -374,7 +420,9 @@ impl Thresholds {
             if names.changed() && names.share() < self.update_name_agreement {
                 return Verdict::Veto(method, Veto::Names);
             }
-            return Verdict::Link(Method::Update);
+            if numbers.changed_share() >= self.update_number_share {
+                return Verdict::Link(Method::Update);
+            }
         }
         Verdict::Link(method)
     }
@@ -486,8 +534,12 @@ impl Cheap {
             shared_words,
             ..Scores::default()
         };
-        if thresholds.wording(&scores).is_some() {
+        if let Some(method) = thresholds.wording(&scores) {
             (scores.names, scores.key_names, scores.numbers) = agreements(a, b, &shared);
+            if method == Method::Similar {
+                let all = facts::Span::ALL;
+                scores.doc_names = facts::agreement(&a.facts, all, &b.facts, all, false, 1);
+            }
         }
         Some(scores)
     }
@@ -599,6 +651,14 @@ pub fn scores(a: &Signature, b: &Signature) -> Scores {
         names,
         key_names,
         numbers,
+        doc_names: facts::agreement(
+            &a.facts,
+            facts::Span::ALL,
+            &b.facts,
+            facts::Span::ALL,
+            false,
+            1,
+        ),
     }
 }
 
@@ -708,9 +768,30 @@ mod tests {
             t.verdict(&Scores { numbers: agreement(6, 6, 6, 6), ..retold }),
             Verdict::Link(Method::NearCopy)
         );
+        // One figure of forty differing on each side (a promo's price inserted where a cut
+        // paragraph's figure was, a typo): still a copy; one of six: a later version.
+        let edited =
+            Scores { names: agreement(9, 9, 9, 9), numbers: agreement(40, 39, 41, 40), ..copy };
+        assert_eq!(t.verdict(&edited), Verdict::Link(Method::NearCopy));
+        assert_eq!(
+            t.verdict(&Scores { numbers: agreement(6, 5, 6, 5), ..edited }),
+            Verdict::Link(Method::Update)
+        );
         // Figures missing on one side only are text the other does not have.
         let trimmed = Scores { numbers: agreement(4, 4, 9, 4), ..copy };
         assert_eq!(t.verdict(&trimmed), Verdict::Link(Method::NearCopy));
+        // A similar pair whose names, over the whole texts, are mostly another story's: vetoed;
+        // a rewrite that keeps the story's names is not.
+        let similar = scores(0.1, 0.3, 0.8, 0.9);
+        let other_people = Scores { doc_names: agreement(8, 2, 9, 2), ..similar };
+        assert_eq!(t.verdict(&other_people), Verdict::Veto(Method::Similar, Veto::DocNames));
+        let rewrite = Scores { doc_names: agreement(8, 5, 12, 5), ..similar };
+        assert_eq!(t.verdict(&rewrite), Verdict::Link(Method::Similar));
+        // A duplicate is judged over its shared span only.
+        assert_eq!(
+            t.verdict(&Scores { doc_names: agreement(8, 2, 9, 2), ..copy }),
+            Verdict::Link(Method::NearCopy)
+        );
         // A similar story stays similar when its figures moved.
         let similar = Scores { numbers: agreement(6, 4, 6, 4), ..scores(0.1, 0.3, 0.8, 0.9) };
         assert_eq!(t.verdict(&similar), Verdict::Link(Method::Similar));
