@@ -173,6 +173,11 @@ fn learn_korean(ud: &Path, out: &Path) -> Result<(), String> {
                 aligned += 1;
                 for (level, lookup) in dedup::tagger::korean_key_levels(key).into_iter().enumerate()
                 {
+                    // Level 1 is only for words after a connective ending; for the others it
+                    // is level 2.
+                    if level == 0 && !lookup.contains('>') {
+                        continue;
+                    }
                     counts[level].entry(lookup).or_insert([0; Upos::COUNT])[gold.index()] += 1;
                 }
             }

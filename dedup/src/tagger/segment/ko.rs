@@ -7,16 +7,22 @@
 //! case particle `에` is `ADV`, with `를` `NOUN`). So the tag comes from a table learned from
 //! the dev splits of UD Korean-Kaist and -GSD (`dedup/models/ko/eojeol-upos.tsv`, written by
 //! `segment_eval --learn-korean`; see `docs/tagger.md`), looked up with the analysed morphemes
-//! at five levels of detail, the most detailed first:
+//! at six levels of detail, the most detailed first:
 //!
-//! 1. every tag and the last morpheme's form if it is a particle or an ending (`NNG+JKB/에`),
-//! 2. every tag (`NNG+JKB`),
-//! 3. the first and last tags and that form (`NNG~JKB/에`),
-//! 4. the first and last tags (`NNG~JKB`),
-//! 5. the first tag (`NNG~`),
+//! 1. the connective ending of the word before, every tag and the last morpheme's form if it
+//!    is a particle or an ending (`고>VX+EF/다`: `있다` after `하고` is an auxiliary),
+//! 2. every tag and that form (`NNG+JKB/에`),
+//! 3. every tag (`NNG+JKB`),
+//! 4. the first and last tags and that form (`NNG~JKB/에`),
+//! 5. the first and last tags (`NNG~JKB`),
+//! 6. the first tag (`NNG~`),
 //!
 //! repeated tags counted once (`NNG+NNG+JKS` is `NNG+JKS`); a word none of them knows gets its
-//! first morpheme's tag through a fixed table ([`fallback`]).
+//! first morpheme's tag through a fixed table ([`fallback`]), and a word whose first morpheme
+//! is a proper noun `PROPN` rather than `NOUN` ([`tag_of`]).
+//!
+//! The sentence is analysed whole, spaces and all (vibrato's `ignore_space`): an eojeol alone
+//! would be analysed as a sentence of its own, whose end costs much after a particle.
 //!
 //! The dictionary keeps, per entry, its part of speech and the form of its last morpheme
 //! (`mecab_dict --korean`); it is compiled in gzip-compressed and read on first use.
@@ -219,15 +225,18 @@ pub(crate) fn levels(key: &str) -> [String; LEVELS] {
 /// How many lookups a key has.
 pub(crate) const LEVELS: usize = 6;
 
-/// The tag of a word from its key: the learned table, else [`fallback`].
+/// The tag of a word from its key: the learned table, else [`fallback`]. A word whose first
+/// morpheme is a proper noun (`NNP`) and whose table tag is `NOUN` is `PROPN`: so UD's
+/// guidelines and Korean-Kaist have it, where Korean-GSD tags most proper nouns `NOUN` (the
+/// table, learned from both, follows GSD there), and dedup's facts read names from `PROPN`.
 fn tag_of(key: &str) -> Upos {
     let table = table();
-    for level in levels(key) {
-        if let Some(tag) = table.get(level.as_str()) {
-            return *tag;
-        }
-    }
-    fallback(key)
+    let tag = levels(key)
+        .iter()
+        .find_map(|level| table.get(level.as_str()).copied())
+        .unwrap_or_else(|| fallback(key));
+    let first = key.rsplit('>').next().unwrap_or_default().split(['+', '/']).next();
+    if tag == Upos::Noun && first == Some("NNP") { Upos::Propn } else { tag }
 }
 
 /// The tag of a word the table does not know, from its first morpheme's Sejong tag (and, for a
@@ -370,6 +379,13 @@ mod tests {
         assert!(entries > 0);
         assert_eq!(parse_table(TABLE).len(), entries);
         assert_eq!(parse_table("# comment\nNNG~\tNOUN\nbad line\nX~\tNOPE\n").len(), 1);
+    }
+
+    #[test]
+    fn proper_nouns_are_propn() {
+        assert_eq!(tag_of("NNP"), Upos::Propn);
+        assert_eq!(tag_of("고>NNP+JKS/가"), Upos::Propn);
+        assert_eq!(tag_of("NNG+JKS/가"), Upos::Noun);
     }
 
     #[test]
