@@ -183,9 +183,10 @@ fn read_documents(path: &Path, language: &str) -> Result<Vec<Vec<Sentence>>, Str
                 continue;
             }
             // Korean Kaist: `M2TA_069-s1` is sentence 1 of document M2TA_069.
-            let prefix = sent_id.rsplit_once("-s").map(|(p, _)| p.to_owned()).filter(|p| {
-                language == "ko" && p.contains('_')
-            });
+            let prefix = sent_id
+                .rsplit_once("-s")
+                .map(|(p, _)| p.to_owned())
+                .filter(|p| language == "ko" && p.contains('_'));
             let starts = if newdoc && language == "en" {
                 has_ids = true;
                 true
@@ -285,11 +286,7 @@ fn truth(a: &Doc, b: &Doc) -> Option<Relation> {
 }
 
 fn join(language: &Language, paragraphs: &[Vec<String>]) -> String {
-    paragraphs
-        .iter()
-        .map(|p| p.join(language.separator))
-        .collect::<Vec<_>>()
-        .join("\n\n")
+    paragraphs.iter().map(|p| p.join(language.separator)).collect::<Vec<_>>().join("\n\n")
 }
 
 /// Replaces every whole occurrence of each `from` by its `to`, the longest first, in one pass
@@ -431,7 +428,13 @@ fn generate(language: &Language, documents: &[Vec<Sentence>], rng: &mut Rng) -> 
             }
             let story = next_story;
             next_story += 1;
-            push(&mut docs, Kind::Template, story, &replace_all(&title, &map), replace_all(&text, &map));
+            push(
+                &mut docs,
+                Kind::Template,
+                story,
+                &replace_all(&title, &map),
+                replace_all(&text, &map),
+            );
         }
     }
     docs
@@ -517,7 +520,9 @@ fn evaluate(code: &str, docs: &[Doc], dedup: &Deduper) {
         None => "–".to_owned(),
     };
     let linked = |name: &str| match kinds.get(name) {
-        Some((all, linked)) => format!("{:.2}% ({linked} of {all})", 100.0 * *linked as f64 / (*all).max(1) as f64),
+        Some((all, linked)) => {
+            format!("{:.2}% ({linked} of {all})", 100.0 * *linked as f64 / (*all).max(1) as f64)
+        }
         None => "–".to_owned(),
     };
     println!(

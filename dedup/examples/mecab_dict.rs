@@ -83,9 +83,8 @@ fn convert(source: &Path, out: &Path, utf8: bool, trim: Trim) -> Result<(), Stri
     }
     let mut unknown = String::new();
     for line in read(&source.join("unk.def"))?.lines().filter(|line| !line.trim().is_empty()) {
-        unknown.push_str(
-            &trim(line, 4).ok_or_else(|| format!("unk.def: not an entry line: {line}"))?,
-        );
+        unknown
+            .push_str(&trim(line, 4).ok_or_else(|| format!("unk.def: not an entry line: {line}"))?);
         unknown.push('\n');
     }
     let matrix = read(&source.join("matrix.def"))?;

@@ -45,9 +45,8 @@ fn main() -> ExitCode {
         eprintln!("usage: segment_eval /path/to/ud [--learn-korean OUT.tsv] [--only LANG]");
         return ExitCode::FAILURE;
     };
-    let option = |name: &str| {
-        args.iter().position(|a| a == name).and_then(|at| args.get(at + 1)).cloned()
-    };
+    let option =
+        |name: &str| args.iter().position(|a| a == name).and_then(|at| args.get(at + 1)).cloned();
     #[cfg(feature = "ko")]
     if let Some(out) = option("--learn-korean") {
         return match learn_korean(Path::new(ud), Path::new(&out)) {
