@@ -110,10 +110,10 @@ pub(crate) fn words(text: &str) -> Vec<(Range<usize>, Option<String>)> {
             while !text.is_char_boundary(end) {
                 end -= 1;
             }
-            if let Some(space) = text[start..end].rfind(char::is_whitespace) {
-                if space > 0 {
-                    end = start + space;
-                }
+            if let Some(space) = text[start..end].rfind(char::is_whitespace)
+                && space > 0
+            {
+                end = start + space;
             }
         }
         worker.reset_sentence(&text[start..end]);
@@ -293,8 +293,8 @@ fn spans(text: &str) -> Vec<(Range<usize>, bool)> {
         }
         let end = at + ch.len_utf8();
         let joiner = matches!(ch, '.' | ',' | '-' | '~' | '&' | '•' | '·' | '_' | '@');
-        let punctuation = !ch.is_alphanumeric()
-            && !(joiner && i > 0 && alphanumeric(i - 1) && alphanumeric(i + 1));
+        let inside = joiner && i > 0 && alphanumeric(i - 1) && alphanumeric(i + 1);
+        let punctuation = !(ch.is_alphanumeric() || inside);
         match out.last_mut() {
             Some((range, true))
                 if !broken && punctuation && text[range.clone()].chars().all(|c| c == ch) =>
