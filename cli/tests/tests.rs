@@ -2,7 +2,11 @@
 
 mod archive;
 // Japanese and Chinese: tagging, extraction, title keys and dedup.
+#[cfg(all(feature = "ja", feature = "zh"))]
 mod cjk;
+// Korean: tagging and dedup.
+#[cfg(feature = "ko")]
+mod korean;
 // `morgue crawl` and `morgue sources` against the test web.
 mod crawl;
 // `morgue dedup`: a researcher's JSON-lines corpus, line for line.

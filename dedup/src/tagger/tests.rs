@@ -18,12 +18,12 @@ fn every_shipped_model_loads_and_tags() {
         assert_eq!(tagger.model().map(Model::language), Some(code));
         assert_eq!(tagger.tag(&["2024", "."]).len(), 2);
     }
-    for code in ["ja", "zh", "ZH-hant"] {
+    for code in ["ja", "zh", "ZH-hant", "ko"] {
         let tagger = Tagger::for_language(code);
         assert_eq!(tagger.method(), Method::Dictionary, "{code}");
         assert_eq!(tagger.tag(&["2024", "."]), [Upos::Num, Upos::Punct], "{code}");
     }
-    assert_eq!(languages().count(), 13);
+    assert_eq!(languages().count(), 14);
 }
 
 #[test]
