@@ -721,6 +721,13 @@ const CALENDAR: &[(&str, &str)] = &[
 
 /// The normalised value of a number token, and whether the next token (a scale word such as
 /// `million`) was part of it; `None` for a token that is not a number (`COVID-19`, `A320`).
+/// Hangul syllables and jamo, and the CJK ideographs (unified, extension A, compatibility).
+fn is_cjk_or_hangul(c: char) -> bool {
+    matches!(c,
+        '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}' | '\u{AC00}'..='\u{D7AF}'
+        | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}')
+}
+
 pub(crate) fn number_value(
     token: &str,
     next: Option<&str>,
@@ -748,6 +755,20 @@ pub(crate) fn number_value(
         "k" => 3,
         "m" | "mn" | "mln" => 6,
         "bn" | "b" | "mrd" | "mld" => 9,
+        // Korean, Chinese and Japanese write a counter or a unit, and in Korean a particle,
+        // straight after the digits (`3일`, `1950년에`, `5명이`, `2024年`): dropped like English
+        // units, except a leading scale (`12조원` is 12 trillion won, `3万` 30,000).
+        _ if suffix.chars().next().is_some_and(is_cjk_or_hangul)
+            && suffix.chars().all(|c| !c.is_ascii()) =>
+        {
+            match suffix.chars().next() {
+                Some('천' | '千') => 3,
+                Some('만' | '万' | '萬') => 4,
+                Some('억' | '億' | '亿') => 8,
+                Some('조' | '兆') => 12,
+                _ => 0,
+            }
+        }
         _ => return None,
     };
     if number.contains([':', '/', '-']) {

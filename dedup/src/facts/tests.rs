@@ -36,6 +36,21 @@ fn numbers_are_normalised_where_the_language_says_how() {
     assert_eq!(value("3,5", Some("Millionen"), true).as_deref(), Some("3500000"));
     // A decimal in English with three places after the point stays a decimal.
     assert_eq!(value("1.200", None, false).as_deref(), Some("1.2"));
+    // Korean, Chinese, Japanese: a counter, unit or particle after the digits is dropped, a
+    // scale read.
+    for (token, want) in [
+        ("3일", "3"),
+        ("1950년에는", "1950"),
+        ("5명이", "5"),
+        ("12조원", "12000000000000"),
+        ("3만", "30000"),
+        ("2억", "200000000"),
+        ("2024年", "2024"),
+        ("3万", "30000"),
+    ] {
+        assert_eq!(value(token, None, false).as_deref(), Some(want), "{token}");
+    }
+    assert_eq!(value("3일a", None, false), None);
     // Identifiers are not figures.
     for token in ["COVID-19", "A320", "G7", "mp3", "x86-64", "1a2b"] {
         assert_eq!(value(token, None, false), None, "{token}");
