@@ -483,6 +483,10 @@ pub(crate) struct CrawlArgs {
     /// dedup` does), with the default five-day window.
     #[arg(long)]
     pub(crate) dedup: bool,
+    /// Serve Prometheus metrics at http://ADDR/metrics while crawling (fetches by outcome, bytes,
+    /// latency, queue depths, stories per minute, dedup lag); port 0 picks a free one.
+    #[arg(long, value_name = "ADDR")]
+    pub(crate) metrics: Option<std::net::SocketAddr>,
 }
 
 /// `morgue extract` options.

@@ -20,6 +20,7 @@ mod counts;
 mod dedup;
 mod demo;
 mod extract;
+mod metrics;
 mod normalize;
 mod progress;
 mod serve;
@@ -290,10 +291,22 @@ async fn crawl_command(url: &str, file: &FileConfig, args: &CrawlArgs, mode: Mod
     let status = Status::new();
     let stop = signals::stop_on_signals();
     let engine = Arc::new(Engine::new(archive.clone(), settings, status.counts(), mode, stop)?);
+    let metrics = match args.metrics {
+        Some(listen) => {
+            let (addr, task) = metrics::serve(archive.clone(), listen).await?;
+            outln!("metrics on http://{addr}/metrics");
+            let _ = std::io::stdout().flush();
+            Some(task)
+        }
+        None => None,
+    };
     let result = {
         let _ticker = status.show();
         engine.run().await
     };
+    if let Some(task) = metrics {
+        task.abort();
+    }
     outln!("crawl: {}", status.summary());
     archive.close().await?;
     Ok(result?)

@@ -1263,3 +1263,64 @@ fn three_workers_on_one_postgres_archive_one_killed_and_restarted_share_the_work
 fn read_log(path: &std::path::Path) -> String {
     std::fs::read_to_string(path).unwrap_or_default()
 }
+
+/// The value of the sample `name` (with its labels, as written) in Prometheus text.
+fn sample(text: &str, name: &str) -> Option<f64> {
+    text.lines().find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+}
+
+#[test]
+fn run_serves_metrics_whose_counters_move_with_the_crawl() {
+    use std::io::{BufRead, BufReader};
+    let setup = Setup::new(config(29, 3, 6));
+    let mut args = setup.crawl_args(&["--host-interval", "0s", "--metrics", "127.0.0.1:0"]);
+    args[0] = "run";
+    args.retain(|a| *a != "--once");
+    let mut child = spawn_morgue(setup.dir.path(), &args, true);
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let addr = first.strip_prefix("metrics on http://").unwrap().trim_end_matches("/metrics");
+    let port: u16 = addr.rsplit_once(':').unwrap().1.parse().unwrap();
+
+    let (status, text) = get(port, "/metrics");
+    assert_eq!(status, 200, "{text}");
+    for family in [
+        "# TYPE morgue_fetches counter",
+        "# TYPE morgue_fetched_bytes counter",
+        "# TYPE morgue_fetch_duration_seconds histogram",
+        "# TYPE morgue_queue_depth gauge",
+        "# TYPE morgue_stories_per_minute gauge",
+        "# TYPE morgue_dedup_lag_stories gauge",
+    ] {
+        assert!(text.contains(family), "{family} missing from:\n{text}");
+    }
+    assert!(text.ends_with("# EOF\n"), "{text}");
+    assert_eq!(get(port, "/other").0, 404);
+
+    // Waits for the crawl to store every reachable article, as the metrics say.
+    let since = chrono::Utc::now() - chrono::Duration::days(7);
+    let reachable = setup.web.world().reachable(since).len() as f64;
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    let text = loop {
+        let before = setup.web.requests().len();
+        let (_, text) = get(port, "/metrics");
+        if sample(&text, "morgue_stories_stored_total") == Some(reachable) {
+            break text;
+        }
+        assert!(std::time::Instant::now() < deadline, "the crawl never finished:\n{text}");
+        setup.web.wait_for(Duration::from_millis(500), |seen| seen.len() > before);
+    };
+    assert!(sample(&text, "morgue_fetches_total{outcome=\"2xx\"}").unwrap() >= reachable, "{text}");
+    assert!(sample(&text, "morgue_fetched_bytes_total").unwrap() > 0.0, "{text}");
+    assert!(sample(&text, "morgue_fetch_duration_seconds_count").unwrap() >= reachable, "{text}");
+    assert!(sample(&text, "morgue_stories_per_minute").unwrap() >= reachable / 10.0, "{text}");
+    assert_eq!(sample(&text, "morgue_archive_stories"), Some(reachable), "{text}");
+    assert_eq!(sample(&text, "morgue_dedup_lag_stories"), Some(reachable), "{text}");
+    assert_eq!(sample(&text, "morgue_queue_depth{kind=\"frontier_pending\"}"), Some(0.0), "{text}");
+    assert!(sample(&text, "morgue_queue_depth{kind=\"frontier_done\"}").unwrap() >= reachable);
+
+    let term = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(term.success());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+}

@@ -398,6 +398,7 @@ impl Engine {
         };
         tracing::debug!(url = %entry.url, fetch = archived.id, "the page is archived already");
         self.progress.add(Counter::Reused, 1);
+        crate::metrics::global().reused();
         let fetched = Fetched {
             requested_url,
             final_url,
@@ -485,7 +486,10 @@ impl Engine {
                 .await?
         };
         match stored {
-            Ingested::New { .. } => self.progress.add(Counter::Stored, 1),
+            Ingested::New { .. } => {
+                self.progress.add(Counter::Stored, 1);
+                crate::metrics::global().stored();
+            }
             Ingested::Known { .. } => self.progress.add(Counter::Known, 1),
         }
         Ok(Settle::Done)
