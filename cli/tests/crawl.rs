@@ -1324,3 +1324,179 @@ fn run_serves_metrics_whose_counters_move_with_the_crawl() {
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
 }
+
+/// An archive's content, independent of ids and of the test web's port: stories (URL, title,
+/// text), the URLs each is known by (their lossy keys), duplicate links and clusters, each named
+/// by their stories' lossy URLs.
+#[derive(Debug, PartialEq, Eq)]
+struct Content {
+    stories: std::collections::BTreeSet<(String, String, String)>,
+    urls: std::collections::BTreeSet<(String, String)>,
+    links: std::collections::BTreeSet<(String, String, String)>,
+    clusters: std::collections::BTreeSet<Vec<String>>,
+}
+
+impl Setup {
+    fn content(&self) -> Content {
+        let port = format!(":{}", self.web.port());
+        let strip = |url: &str| url.replace(&port, "");
+        self.archive(async |archive| {
+            let mut all = Vec::new();
+            let mut after = 0;
+            loop {
+                let filter = store::stories::Filter::default();
+                let page = store::stories::page(archive, &filter, after, 500).await.unwrap();
+                let Some(last) = page.last() else { break };
+                after = last.id;
+                all.extend(page);
+            }
+            let key_of: std::collections::HashMap<i64, String> =
+                all.iter().map(|s| (s.id, strip(&s.story.lossy_url))).collect();
+            let mut content = Content {
+                stories: Default::default(),
+                urls: Default::default(),
+                links: Default::default(),
+                clusters: Default::default(),
+            };
+            for story in &all {
+                let key = key_of[&story.id].clone();
+                let title = story.story.title.clone().unwrap_or_default();
+                content.stories.insert((key.clone(), title, story.story.text.clone()));
+                // By lossy key: which variant of a URL a story keeps (a feed's with tracking
+                // parameters, or a sitemap's) depends on which poll queued it first, in any run.
+                for url in store::stories::urls(archive, story.id).await.unwrap() {
+                    let lossy = normalizer::lossy_url(&url.url).unwrap_or(url.url);
+                    content.urls.insert((key.clone(), strip(&lossy)));
+                }
+                for link in store::duplicates::involving(archive, story.id).await.unwrap() {
+                    let (a, b) = (&key_of[&link.link.story_id], &key_of[&link.link.of_story_id]);
+                    content.links.insert((a.clone(), b.clone(), link.link.method.clone()));
+                }
+                if let Some(cluster) = store::clusters::of_story(archive, story.id).await.unwrap() {
+                    let mut members: Vec<String> =
+                        cluster.members.iter().map(|m| key_of[&m.story_id].clone()).collect();
+                    members.sort();
+                    content.clusters.insert(members);
+                }
+            }
+            content
+        })
+    }
+
+    /// Runs `morgue ARGS` and kills it (SIGKILL) once `ready` says so, asked at every request the
+    /// test web sees (every 10 ms without requests); returns whether it was killed (it may end
+    /// first).
+    fn killed_when(&self, args: &[&str], ready: impl Fn(&Setup) -> bool) -> bool {
+        let log = self.dir.path().join("killed.log");
+        let mut child = spawn_morgue_logging(self.dir.path(), &self.with_database(args), &log);
+        loop {
+            if child.try_wait().unwrap().is_some() {
+                return false;
+            }
+            if ready(self) {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                return true;
+            }
+            let before = self.web.requests().len();
+            self.web.wait_for(Duration::from_millis(10), |seen| seen.len() > before);
+        }
+    }
+}
+
+/// A seeded generator (splitmix64) of kill points.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) % n.max(1)
+    }
+}
+
+/// Crawls, re-extracts and dedups the web of `config` on an archive, uninterrupted, and for each
+/// seed on a new archive with the process killed at a random point of each stage (by observed
+/// progress: article requests for the crawl, signatures stored for `dedup`; a moment of the
+/// uninterrupted run's length for `reextract`) and run again: the archives end the same.
+fn killed_at_random_points_ends_like_an_uninterrupted_run(
+    backend: fn() -> Option<Backend>,
+    seeds: &[u64],
+) {
+    let config = config(41, 5, 8);
+    let crawl: &[&str] = &[
+        "crawl",
+        "--once",
+        "--allow-private-addresses",
+        "--resolve",
+        "*.test=127.0.0.1",
+        "--host-interval",
+        "0s",
+        "--worker",
+        "crasher",
+    ];
+    let reextract: &[&str] = &["reextract", "--all"];
+    let dedup: &[&str] = &["dedup", "--threads", "2"];
+    let Some(place) = backend() else { return };
+    let reference = Setup::on(place, config.clone());
+    let mut reextract_time = Duration::ZERO;
+    for args in [crawl, reextract, dedup] {
+        let started = std::time::Instant::now();
+        let output = reference.morgue(args);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        if args == reextract {
+            reextract_time = started.elapsed();
+        }
+    }
+    let expected = reference.content();
+    let stories = expected.stories.len() as u64;
+    assert!(stories > 20 && !expected.links.is_empty() && !expected.clusters.is_empty());
+    // How many re-extractions and dedup runs were killed before they ended (a kill point late in
+    // a run may come after its end).
+    let mut kills = [0u32; 3];
+    for &seed in seeds {
+        let mut rng = Rng(seed);
+        let Some(place) = backend() else { return };
+        let setup = Setup::on(place, config.clone());
+        // The crawl, killed after a random number of article requests.
+        let articles = 1 + rng.below(stories - 1) as usize;
+        setup.killed_when(crawl, |s| {
+            s.web.requests().iter().filter(|r| is_article(r)).count() >= articles
+        });
+        let output = setup.morgue(crawl);
+        assert!(output.status.success(), "seed {seed}: {}", stderr(&output));
+        // Re-extraction, killed at a random moment of its length in the uninterrupted run
+        // (re-extracting `--all` with the same extractor changes no row it could be watched by).
+        let at = reextract_time.mul_f64(rng.below(1000) as f64 / 1000.0);
+        let started = std::time::Instant::now();
+        kills[1] += u32::from(setup.killed_when(reextract, |_| started.elapsed() >= at));
+        let output = setup.morgue(reextract);
+        assert!(output.status.success(), "seed {seed}: {}", stderr(&output));
+        // Dedup, killed once a random number of signatures are stored.
+        let signed = 1 + rng.below(stories);
+        kills[2] += u32::from(setup.killed_when(dedup, |s| {
+            s.archive(async |archive| store::signatures::count(archive).await.unwrap()) >= signed
+        }));
+        let output = setup.morgue(dedup);
+        assert!(output.status.success(), "seed {seed}: {}", stderr(&output));
+        let content = setup.content();
+        assert_eq!(content.stories, expected.stories, "seed {seed}: stories");
+        assert_eq!(content.urls, expected.urls, "seed {seed}: story URLs");
+        assert_eq!(content.links, expected.links, "seed {seed}: duplicate links");
+        assert_eq!(content.clusters, expected.clusters, "seed {seed}: clusters");
+    }
+    eprintln!("killed: {} re-extractions, {} dedup runs of {}", kills[1], kills[2], seeds.len());
+    assert!(kills[2] > 0, "no dedup run was killed before it ended");
+}
+
+#[test]
+fn killed_at_random_points_of_crawl_reextract_and_dedup_the_archive_ends_the_same() {
+    killed_at_random_points_ends_like_an_uninterrupted_run(|| Some(Backend::Sqlite), &[1, 2, 3]);
+}
+
+#[test]
+fn killed_at_random_points_of_crawl_reextract_and_dedup_the_archive_ends_the_same_on_postgres() {
+    killed_at_random_points_ends_like_an_uninterrupted_run(Backend::postgres, &[4, 5]);
+}
