@@ -1338,9 +1338,18 @@ struct Content {
 
 impl Setup {
     fn content(&self) -> Content {
-        let port = format!(":{}", self.web.port());
-        let strip = |url: &str| url.replace(&port, "");
-        self.archive(async |archive| {
+        content_of(&self.database_url(), self.web.port())
+    }
+}
+
+/// The content of the archive at `url`, the test web's `port` left out of its URLs.
+fn content_of(url: &str, port: u16) -> Content {
+    let port = format!(":{port}");
+    let strip = |url: &str| url.replace(&port, "");
+    block_on(async {
+        let archive = Archive::open(url, OpenMode::Existing).await.unwrap();
+        let content = {
+            let archive = &archive;
             let mut all = Vec::new();
             let mut after = 0;
             loop {
@@ -1380,9 +1389,13 @@ impl Setup {
                 }
             }
             content
-        })
-    }
+        };
+        archive.close().await.unwrap();
+        content
+    })
+}
 
+impl Setup {
     /// Runs `morgue ARGS` and kills it (SIGKILL) once `ready` says so, asked at every request the
     /// test web sees (every 10 ms without requests); returns whether it was killed (it may end
     /// first).
@@ -1487,7 +1500,6 @@ fn killed_at_random_points_ends_like_an_uninterrupted_run(
         assert_eq!(content.links, expected.links, "seed {seed}: duplicate links");
         assert_eq!(content.clusters, expected.clusters, "seed {seed}: clusters");
     }
-    eprintln!("killed: {} re-extractions, {} dedup runs of {}", kills[1], kills[2], seeds.len());
     assert!(kills[2] > 0, "no dedup run was killed before it ended");
 }
 
@@ -1499,4 +1511,53 @@ fn killed_at_random_points_of_crawl_reextract_and_dedup_the_archive_ends_the_sam
 #[test]
 fn killed_at_random_points_of_crawl_reextract_and_dedup_the_archive_ends_the_same_on_postgres() {
     killed_at_random_points_ends_like_an_uninterrupted_run(Backend::postgres, &[4, 5]);
+}
+
+#[test]
+fn copy_moves_a_sqlite_archive_to_postgres_every_row_verified_all_or_nothing() {
+    let setup = Setup::new(config(43, 4, 6));
+    setup.crawl(&["--host-interval", "0s"]);
+    let dedup = setup.morgue(&["dedup", "--threads", "2"]);
+    assert!(dedup.status.success(), "{}", stderr(&dedup));
+    let Some(Backend::Postgres(target)) = Backend::postgres() else { return };
+    let output = setup.morgue(&["copy", "--to", &target.url]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let printed = stdout(&output);
+    let expected = setup.content();
+    assert!(!expected.links.is_empty() && !expected.clusters.is_empty());
+    let stories = expected.stories.len();
+    for table in ["media_sources", "feeds", "frontier", "fetches", "story_urls", "sentences"] {
+        assert!(
+            printed.lines().any(|l| l.starts_with(table) && l.contains(" rows  sha256 ")),
+            "{table}: {printed}"
+        );
+    }
+    let line = printed.lines().find(|l| l.starts_with("stories ")).unwrap();
+    assert!(line.contains(&format!(" {stories} rows  sha256 ")), "{printed}");
+    assert!(printed.contains("counts and checksums match"), "{printed}");
+    assert_eq!(content_of(&target.url, setup.web.port()), expected);
+
+    // The copy is an archive of its own: new rows get new ids.
+    let add = morgue(
+        setup.dir.path(),
+        &[
+            "sources",
+            "add",
+            "--name",
+            "later",
+            "--homepage",
+            "http://later.test/",
+            "--database-url",
+            &target.url,
+        ],
+    );
+    assert!(add.status.success(), "{}", stderr(&add));
+
+    // A destination that is not empty is refused with one line, and left as it was.
+    let again = setup.morgue(&["copy", "--to", &target.url]);
+    assert!(!again.status.success());
+    let error = stderr(&again);
+    assert!(error.contains("not empty: media_sources has"), "{error}");
+    assert_eq!(error.trim().lines().count(), 1, "{error}");
+    assert_eq!(content_of(&target.url, setup.web.port()), expected);
 }
