@@ -26,7 +26,8 @@ const ROBOTS_GIVE_UP: Duration = Duration::days(30);
 /// How old an archived response of a page may be and still stand for its fetch.
 const REUSE_WINDOW: Duration = Duration::days(1);
 
-/// How many times one article waits for another fetch of its redirect target.
+/// How many times one article waits for another fetch of its redirect target before it follows
+/// its redirects unchecked.
 const BUSY_WAITS: u32 = 3;
 
 /// Why a redirect was not followed.
@@ -294,7 +295,8 @@ impl Engine {
     /// redirect chain, or by a worker killed before it stored the story) is this article's fetch,
     /// and nothing is requested. A redirect is not followed to a page that is archived already
     /// (that response is used) or that another task or worker is fetching now (its frontier entry
-    /// is leased: this URL waits for it, then uses its response); a redirect target with an entry
+    /// is leased: this URL waits for it, then uses its response; after three waits it follows its
+    /// redirects unchecked, so two URLs redirecting to each other end); a redirect target with an entry
     /// of its own is leased for the time of the request, so that no one else requests it meanwhile.
     async fn fetch_article(&self, entry: &Entry) -> Result<Settle> {
         let Ok(url) = Url::parse(&entry.url) else {
@@ -308,6 +310,12 @@ impl Engine {
         }
         let mut waits = 0;
         let result = loop {
+            if waits >= BUSY_WAITS {
+                // The target stayed busy (two URLs redirecting to each other, each fetch waiting
+                // for the other's, or a fetch elsewhere that takes minutes): follow redirects
+                // unchecked rather than wait for ever.
+                break self.client.get(&url, &Validators::default(), PAGE_ACCEPT).await;
+            }
             let check = RedirectCheck::new(self, entry);
             let result = self
                 .client
@@ -318,15 +326,12 @@ impl Engine {
                 (Err(FetchError::Declined { .. }), Some(Declined::Archived(archived))) => {
                     return self.settle_archived(entry, *archived).await;
                 }
-                (Err(FetchError::Declined { url: target, .. }), Some(Declined::Busy(lossy))) => {
+                (Err(FetchError::Declined { .. }), Some(Declined::Busy(lossy))) => {
                     // Another fetch of the target is under way: wait for it to settle, then ask
                     // again (its response will be archived by then, or it failed).
                     waits += 1;
-                    if waits > BUSY_WAITS || !self.wait_until_settled(&lossy).await? {
-                        return Ok(Settle::Deferred {
-                            reason: format!("{target} is being fetched by another worker"),
-                            at: Utc::now() + Duration::seconds(30),
-                        });
+                    if !self.wait_until_settled(&lossy).await? {
+                        waits = BUSY_WAITS;
                     }
                     if let Some(archived) =
                         store::fetches::reusable(&self.archive, &lossy, since).await?
@@ -416,9 +421,9 @@ impl Engine {
     }
 
     /// Waits until the frontier entry of `lossy_url` is no longer leased (its fetch settled, or
-    /// its lease given back or expired). Returns false when it still is after a minute.
+    /// its lease given back or expired). Returns false when it still is after 20 seconds.
     async fn wait_until_settled(&self, lossy_url: &str) -> Result<bool> {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
         while std::time::Instant::now() < deadline && !self.stopping() {
             match store::frontier::by_lossy_url(&self.archive, lossy_url).await? {
                 Some(other)
