@@ -187,8 +187,9 @@ fn micros(text: &str) -> String {
                 continue;
             }
         }
-        // Copies up to the next `.` (char boundaries kept: `.` is ASCII).
-        let next = text[i + 1..].find('.').map_or(text.len(), |at| i + 1 + at);
+        // Copies up to the next `.` (`i` and every `.` are char boundaries: `.` is ASCII).
+        let next =
+            bytes[i + 1..].iter().position(|&b| b == b'.').map_or(text.len(), |at| i + 1 + at);
         out.push_str(&text[i..next]);
         i = next;
     }
