@@ -127,6 +127,15 @@ pub(crate) enum Command {
     /// The archive's health: workers (alive, last heartbeat, what each holds), queues by kind,
     /// the oldest overdue work, sources failing or silent, and how far dedup lags. Reads only.
     Status,
+    /// Copy the whole archive (every table, with its ids) into another, empty one, usually from
+    /// SQLite to PostgreSQL: all or nothing, each table verified by its row count and a SHA-256
+    /// over its rows before the copy commits; prints both per table. The destination is created
+    /// and migrated when needed.
+    Copy {
+        /// The destination archive (`postgres://…`, or a SQLite file).
+        #[arg(long, value_name = "URL")]
+        to: String,
+    },
     /// Serve the archive read-only on the web: a search page at `/`, a page per story
     /// (`/stories/ID`), and a JSON API
     /// (`/api/stories` with the filters of `morgue stories` as query parameters, a page at a time;
@@ -483,6 +492,10 @@ pub(crate) struct CrawlArgs {
     /// dedup` does), with the default five-day window.
     #[arg(long)]
     pub(crate) dedup: bool,
+    /// Serve Prometheus metrics at http://ADDR/metrics while crawling (fetches by outcome, bytes,
+    /// latency, queue depths, stories per minute, dedup lag); port 0 picks a free one.
+    #[arg(long, value_name = "ADDR")]
+    pub(crate) metrics: Option<std::net::SocketAddr>,
 }
 
 /// `morgue extract` options.

@@ -20,6 +20,7 @@ mod counts;
 mod dedup;
 mod demo;
 mod extract;
+mod metrics;
 mod normalize;
 mod progress;
 mod serve;
@@ -131,6 +132,7 @@ async fn run(args: Args) -> Result<()> {
             let mode = if once { Mode::Once } else { Mode::Forever };
             crawl_command(&database_url, &file, &crawl, mode).await
         }
+        Command::Copy { to } => copy(&database_url, &to).await,
         Command::Run { crawl } => crawl_command(&database_url, &file, &crawl, Mode::Forever).await,
         Command::Reextract { all, strict_sentences } => {
             let archive = open(&database_url).await?;
@@ -206,6 +208,31 @@ async fn run(args: Args) -> Result<()> {
 }
 
 /// Opens an existing archive whose schema is current.
+/// `morgue copy --to URL`: the archive into an empty one, verified table by table.
+async fn copy(from_url: &str, to_url: &str) -> Result<()> {
+    let started = Instant::now();
+    let from = open(from_url).await?;
+    let to = Archive::open(to_url, OpenMode::Create).await?;
+    to.migrate().await.with_context(|| to.display_url().to_owned())?;
+    let copies = store::copy::copy(&from, &to)
+        .await
+        .with_context(|| format!("copying {} to {}", from.display_url(), to.display_url()))?;
+    for table in &copies {
+        outln!("{:<18} {:>10} rows  sha256 {}", table.table, table.rows, table.checksum);
+    }
+    let rows: u64 = copies.iter().map(|t| t.rows).sum();
+    outln!(
+        "copied {rows} rows of {} tables from {} to {} in {}; counts and checksums match",
+        copies.len(),
+        from.display_url(),
+        to.display_url(),
+        human(started.elapsed())
+    );
+    from.close().await?;
+    to.close().await?;
+    Ok(())
+}
+
 async fn open(url: &str) -> Result<Archive> {
     let archive = Archive::open(url, OpenMode::Existing).await?;
     archive.check_schema().await.with_context(|| {
@@ -290,10 +317,22 @@ async fn crawl_command(url: &str, file: &FileConfig, args: &CrawlArgs, mode: Mod
     let status = Status::new();
     let stop = signals::stop_on_signals();
     let engine = Arc::new(Engine::new(archive.clone(), settings, status.counts(), mode, stop)?);
+    let metrics = match args.metrics {
+        Some(listen) => {
+            let (addr, task) = metrics::serve(archive.clone(), listen).await?;
+            outln!("metrics on http://{addr}/metrics");
+            let _ = std::io::stdout().flush();
+            Some(task)
+        }
+        None => None,
+    };
     let result = {
         let _ticker = status.show();
         engine.run().await
     };
+    if let Some(task) = metrics {
+        task.abort();
+    }
     outln!("crawl: {}", status.summary());
     archive.close().await?;
     Ok(result?)

@@ -14,6 +14,7 @@ fn name(counter: Counter) -> &'static str {
         Counter::Polled => "polls",
         Counter::Queued => "URLs queued",
         Counter::Fetched => "pages fetched",
+        Counter::Reused => "pages found archived",
         Counter::Stored => "stories stored",
         Counter::Known => "already known",
         Counter::Skipped => "skipped",

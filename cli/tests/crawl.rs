@@ -124,6 +124,28 @@ impl Setup {
         assert!(workers.is_empty(), "workers left registered: {workers:?}");
     }
 
+    /// Every reachable article's page was requested exactly once, as the test web's request log
+    /// shows, except those in `maybe_twice` (host and path), which may have been twice.
+    fn assert_each_article_page_requested_once(
+        &self,
+        maybe_twice: &std::collections::HashSet<String>,
+    ) {
+        let fetched = article_requests(&self.web.requests());
+        let since = chrono::Utc::now() - chrono::Duration::days(7);
+        let world = self.web.world();
+        let mut wrong = Vec::new();
+        for article in world.reachable(since) {
+            let site = &world.sites[article.site];
+            let key = format!("{}{}", site.host, article.path);
+            let times = fetched.get(&key).copied().unwrap_or(0);
+            let allowed = if maybe_twice.contains(&key) { 2 } else { 1 };
+            if times == 0 || times > allowed {
+                wrong.push(format!("{key} requested {times} times"));
+            }
+        }
+        assert!(wrong.is_empty(), "{} article pages not requested once: {wrong:#?}", wrong.len());
+    }
+
     /// Every reachable article leads to a story, and there are no other stories.
     fn assert_reachable_stored_once(&self, extra_stories: u64) {
         let (count, reachable) = self.assert_reachable_stored();
@@ -179,6 +201,16 @@ fn is_article(seen: &Seen) -> bool {
     seen.path.contains(".html") || seen.path.starts_with("/go/")
 }
 
+/// How many times each article page (host without `m.`, and path) was answered 200.
+fn article_requests(seen: &[Seen]) -> std::collections::HashMap<String, usize> {
+    let mut fetched = std::collections::HashMap::<String, usize>::new();
+    for s in seen.iter().filter(|s| is_article(s) && s.status == 200) {
+        let path = s.path.split('?').next().unwrap_or_default();
+        *fetched.entry(format!("{}{path}", s.host.trim_start_matches("m."))).or_default() += 1;
+    }
+    fetched
+}
+
 fn config(seed: u64, hosts: usize, articles: usize) -> Config {
     Config::small(seed, hosts, articles, chrono::Utc::now())
 }
@@ -201,23 +233,10 @@ fn stored_once_and_robots_txt_obeyed(setup: Setup) {
         seen.iter().all(|s| !stale.contains(&s.path)),
         "an article older than --since was fetched"
     );
-    // Each article page was fetched once (URL variants are one lossy key), except that a page
-    // behind a `/go/` redirect is fetched as the redirect's target and again under its own URL.
-    let world = setup.web.world();
-    let mut fetched = std::collections::HashMap::<String, usize>::new();
-    for s in seen.iter().filter(|s| is_article(s) && s.status == 200) {
-        let path = s.path.split('?').next().unwrap();
-        *fetched.entry(format!("{}{path}", s.host.trim_start_matches("m."))).or_default() += 1;
-    }
-    for site in &world.sites {
-        for article in world.articles(site) {
-            let key = format!("{}{}", site.host, article.path);
-            let through_redirect = world.in_feed(site, &article) && article.number % 9 == 4;
-            let allowed = if through_redirect { 2 } else { 1 };
-            let times = fetched.get(&key).copied().unwrap_or(0);
-            assert!(times <= allowed, "{key} fetched {times} times");
-        }
-    }
+    // Each reachable article page was requested exactly once (URL variants are one lossy key),
+    // also a page behind a `/go/` redirect that a sitemap lists under its own URL: whichever
+    // comes second finds the page archived.
+    setup.assert_each_article_page_requested_once(&std::collections::HashSet::new());
     let list = setup.morgue(&["sources", "list", "--format", "csv"]);
     assert!(stdout(&list).lines().count() == 7, "{}", stdout(&list));
 }
@@ -1198,6 +1217,20 @@ fn three_workers_on_one_postgres_archive_one_killed_and_restarted_share_the_work
     assert!(shown.contains(&format!("  {name} on ")), "{name} missing from:\n{shown}");
     workers[victim].1.kill().unwrap(); // SIGKILL
     workers[victim].1.wait().unwrap();
+    // Pages requested by then but not archived (in flight in any worker, the victim's among
+    // them) may be requested again; every other page never is.
+    let archived: std::collections::HashSet<String> = setup.archive(async |archive| {
+        store::fetches::archived_pages(archive).await.unwrap().into_iter().collect()
+    });
+    let in_flight: std::collections::HashSet<String> = article_requests(&setup.web.requests())
+        .into_keys()
+        .filter(|page| {
+            let (host, path) = page.split_once('/').unwrap_or((page.as_str(), ""));
+            let url = format!("http://{host}:{}/{path}", setup.web.port());
+            let key = normalizer::lossy_url(&url).unwrap_or_default();
+            !archived.contains(&key)
+        })
+        .collect();
     let again = format!("{name}-again");
     let restarted = spawn_morgue_logging(setup.dir.path(), &worker_args(name), &log(&again));
     workers[victim] = (name, restarted);
@@ -1223,8 +1256,308 @@ fn three_workers_on_one_postgres_archive_one_killed_and_restarted_share_the_work
         let searches = seen.iter().filter(|s| s.host == site.host && s.path == "/").count();
         assert_eq!(searches, 1, "{} was searched {searches} times", site.host);
     }
+    assert!(in_flight.len() <= 3 * 16, "{} pages in flight at the kill", in_flight.len());
+    setup.assert_each_article_page_requested_once(&in_flight);
 }
 
 fn read_log(path: &std::path::Path) -> String {
     std::fs::read_to_string(path).unwrap_or_default()
+}
+
+/// The value of the sample `name` (with its labels, as written) in Prometheus text.
+fn sample(text: &str, name: &str) -> Option<f64> {
+    text.lines().find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+}
+
+#[test]
+fn run_serves_metrics_whose_counters_move_with_the_crawl() {
+    use std::io::{BufRead, BufReader};
+    let setup = Setup::new(config(29, 3, 6));
+    let mut args = setup.crawl_args(&["--host-interval", "0s", "--metrics", "127.0.0.1:0"]);
+    args[0] = "run";
+    args.retain(|a| *a != "--once");
+    let mut child = spawn_morgue(setup.dir.path(), &args, true);
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let addr = first.strip_prefix("metrics on http://").unwrap().trim_end_matches("/metrics");
+    let port: u16 = addr.rsplit_once(':').unwrap().1.parse().unwrap();
+
+    let (status, text) = get(port, "/metrics");
+    assert_eq!(status, 200, "{text}");
+    for family in [
+        "# TYPE morgue_fetches counter",
+        "# TYPE morgue_fetched_bytes counter",
+        "# TYPE morgue_fetch_duration_seconds histogram",
+        "# TYPE morgue_queue_depth gauge",
+        "# TYPE morgue_stories_per_minute gauge",
+        "# TYPE morgue_dedup_lag_stories gauge",
+    ] {
+        assert!(text.contains(family), "{family} missing from:\n{text}");
+    }
+    assert!(text.ends_with("# EOF\n"), "{text}");
+    assert_eq!(get(port, "/other").0, 404);
+
+    // Waits for the crawl to store every reachable article, as the metrics say.
+    let since = chrono::Utc::now() - chrono::Duration::days(7);
+    let reachable = setup.web.world().reachable(since).len() as f64;
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    let text = loop {
+        let before = setup.web.requests().len();
+        let (_, text) = get(port, "/metrics");
+        if sample(&text, "morgue_stories_stored_total") == Some(reachable) {
+            break text;
+        }
+        assert!(std::time::Instant::now() < deadline, "the crawl never finished:\n{text}");
+        setup.web.wait_for(Duration::from_millis(500), |seen| seen.len() > before);
+    };
+    assert!(sample(&text, "morgue_fetches_total{outcome=\"2xx\"}").unwrap() >= reachable, "{text}");
+    assert!(sample(&text, "morgue_fetched_bytes_total").unwrap() > 0.0, "{text}");
+    assert!(sample(&text, "morgue_fetch_duration_seconds_count").unwrap() >= reachable, "{text}");
+    assert!(sample(&text, "morgue_stories_per_minute").unwrap() >= reachable / 10.0, "{text}");
+    assert_eq!(sample(&text, "morgue_archive_stories"), Some(reachable), "{text}");
+    assert_eq!(sample(&text, "morgue_dedup_lag_stories"), Some(reachable), "{text}");
+    assert_eq!(sample(&text, "morgue_queue_depth{kind=\"frontier_pending\"}"), Some(0.0), "{text}");
+    assert!(sample(&text, "morgue_queue_depth{kind=\"frontier_done\"}").unwrap() >= reachable);
+
+    let term = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(term.success());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+/// An archive's content, independent of ids and of the test web's port: stories (URL, title,
+/// text), the URLs each is known by (their lossy keys), duplicate links and clusters, each named
+/// by their stories' lossy URLs.
+#[derive(Debug, PartialEq, Eq)]
+struct Content {
+    stories: std::collections::BTreeSet<(String, String, String)>,
+    urls: std::collections::BTreeSet<(String, String)>,
+    links: std::collections::BTreeSet<(String, String, String)>,
+    clusters: std::collections::BTreeSet<Vec<String>>,
+}
+
+impl Setup {
+    fn content(&self) -> Content {
+        content_of(&self.database_url(), self.web.port())
+    }
+}
+
+/// The content of the archive at `url`, the test web's `port` left out of its URLs.
+fn content_of(url: &str, port: u16) -> Content {
+    let port = format!(":{port}");
+    let strip = |url: &str| url.replace(&port, "");
+    block_on(async {
+        let archive = Archive::open(url, OpenMode::Existing).await.unwrap();
+        let content = {
+            let archive = &archive;
+            let mut all = Vec::new();
+            let mut after = 0;
+            loop {
+                let filter = store::stories::Filter::default();
+                let page = store::stories::page(archive, &filter, after, 500).await.unwrap();
+                let Some(last) = page.last() else { break };
+                after = last.id;
+                all.extend(page);
+            }
+            let key_of: std::collections::HashMap<i64, String> =
+                all.iter().map(|s| (s.id, strip(&s.story.lossy_url))).collect();
+            let mut content = Content {
+                stories: Default::default(),
+                urls: Default::default(),
+                links: Default::default(),
+                clusters: Default::default(),
+            };
+            for story in &all {
+                let key = key_of[&story.id].clone();
+                let title = story.story.title.clone().unwrap_or_default();
+                content.stories.insert((key.clone(), title, story.story.text.clone()));
+                // By lossy key: which variant of a URL a story keeps (a feed's with tracking
+                // parameters, or a sitemap's) depends on which poll queued it first, in any run.
+                for url in store::stories::urls(archive, story.id).await.unwrap() {
+                    let lossy = normalizer::lossy_url(&url.url).unwrap_or(url.url);
+                    content.urls.insert((key.clone(), strip(&lossy)));
+                }
+                for link in store::duplicates::involving(archive, story.id).await.unwrap() {
+                    let (a, b) = (&key_of[&link.link.story_id], &key_of[&link.link.of_story_id]);
+                    content.links.insert((a.clone(), b.clone(), link.link.method.clone()));
+                }
+                if let Some(cluster) = store::clusters::of_story(archive, story.id).await.unwrap() {
+                    let mut members: Vec<String> =
+                        cluster.members.iter().map(|m| key_of[&m.story_id].clone()).collect();
+                    members.sort();
+                    content.clusters.insert(members);
+                }
+            }
+            content
+        };
+        archive.close().await.unwrap();
+        content
+    })
+}
+
+impl Setup {
+    /// Runs `morgue ARGS` and kills it (SIGKILL) once `ready` says so, asked at every request the
+    /// test web sees (every 10 ms without requests); returns whether it was killed (it may end
+    /// first).
+    fn killed_when(&self, args: &[&str], ready: impl Fn(&Setup) -> bool) -> bool {
+        let log = self.dir.path().join("killed.log");
+        let mut child = spawn_morgue_logging(self.dir.path(), &self.with_database(args), &log);
+        loop {
+            if child.try_wait().unwrap().is_some() {
+                return false;
+            }
+            if ready(self) {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                return true;
+            }
+            let before = self.web.requests().len();
+            self.web.wait_for(Duration::from_millis(10), |seen| seen.len() > before);
+        }
+    }
+}
+
+/// A seeded generator (splitmix64) of kill points.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) % n.max(1)
+    }
+}
+
+/// Crawls, re-extracts and dedups the web of `config` on an archive, uninterrupted, and for each
+/// seed on a new archive with the process killed at a random point of each stage (by observed
+/// progress: article requests for the crawl, signatures stored for `dedup`; a moment of the
+/// uninterrupted run's length for `reextract`) and run again: the archives end the same.
+fn killed_at_random_points_ends_like_an_uninterrupted_run(
+    backend: fn() -> Option<Backend>,
+    seeds: &[u64],
+) {
+    let config = config(41, 5, 8);
+    let crawl: &[&str] = &[
+        "crawl",
+        "--once",
+        "--allow-private-addresses",
+        "--resolve",
+        "*.test=127.0.0.1",
+        "--host-interval",
+        "0s",
+        "--worker",
+        "crasher",
+    ];
+    let reextract: &[&str] = &["reextract", "--all"];
+    let dedup: &[&str] = &["dedup", "--threads", "2"];
+    let Some(place) = backend() else { return };
+    let reference = Setup::on(place, config.clone());
+    let mut reextract_time = Duration::ZERO;
+    for args in [crawl, reextract, dedup] {
+        let started = std::time::Instant::now();
+        let output = reference.morgue(args);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        if args == reextract {
+            reextract_time = started.elapsed();
+        }
+    }
+    let expected = reference.content();
+    let stories = expected.stories.len() as u64;
+    assert!(stories > 20 && !expected.links.is_empty() && !expected.clusters.is_empty());
+    // How many re-extractions and dedup runs were killed before they ended (a kill point late in
+    // a run may come after its end).
+    let mut kills = [0u32; 3];
+    for &seed in seeds {
+        let mut rng = Rng(seed);
+        let Some(place) = backend() else { return };
+        let setup = Setup::on(place, config.clone());
+        // The crawl, killed after a random number of article requests.
+        let articles = 1 + rng.below(stories - 1) as usize;
+        setup.killed_when(crawl, |s| {
+            s.web.requests().iter().filter(|r| is_article(r)).count() >= articles
+        });
+        let output = setup.morgue(crawl);
+        assert!(output.status.success(), "seed {seed}: {}", stderr(&output));
+        // Re-extraction, killed at a random moment of its length in the uninterrupted run
+        // (re-extracting `--all` with the same extractor changes no row it could be watched by).
+        let at = reextract_time.mul_f64(rng.below(1000) as f64 / 1000.0);
+        let started = std::time::Instant::now();
+        kills[1] += u32::from(setup.killed_when(reextract, |_| started.elapsed() >= at));
+        let output = setup.morgue(reextract);
+        assert!(output.status.success(), "seed {seed}: {}", stderr(&output));
+        // Dedup, killed once a random number of signatures are stored.
+        let signed = 1 + rng.below(stories);
+        kills[2] += u32::from(setup.killed_when(dedup, |s| {
+            s.archive(async |archive| store::signatures::count(archive).await.unwrap()) >= signed
+        }));
+        let output = setup.morgue(dedup);
+        assert!(output.status.success(), "seed {seed}: {}", stderr(&output));
+        let content = setup.content();
+        assert_eq!(content.stories, expected.stories, "seed {seed}: stories");
+        assert_eq!(content.urls, expected.urls, "seed {seed}: story URLs");
+        assert_eq!(content.links, expected.links, "seed {seed}: duplicate links");
+        assert_eq!(content.clusters, expected.clusters, "seed {seed}: clusters");
+    }
+    assert!(kills[2] > 0, "no dedup run was killed before it ended");
+}
+
+#[test]
+fn killed_at_random_points_of_crawl_reextract_and_dedup_the_archive_ends_the_same() {
+    killed_at_random_points_ends_like_an_uninterrupted_run(|| Some(Backend::Sqlite), &[1, 2, 3]);
+}
+
+#[test]
+fn killed_at_random_points_of_crawl_reextract_and_dedup_the_archive_ends_the_same_on_postgres() {
+    killed_at_random_points_ends_like_an_uninterrupted_run(Backend::postgres, &[4, 5]);
+}
+
+#[test]
+fn copy_moves_a_sqlite_archive_to_postgres_every_row_verified_all_or_nothing() {
+    let setup = Setup::new(config(43, 4, 6));
+    setup.crawl(&["--host-interval", "0s"]);
+    let dedup = setup.morgue(&["dedup", "--threads", "2"]);
+    assert!(dedup.status.success(), "{}", stderr(&dedup));
+    let Some(Backend::Postgres(target)) = Backend::postgres() else { return };
+    let output = setup.morgue(&["copy", "--to", &target.url]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let printed = stdout(&output);
+    let expected = setup.content();
+    assert!(!expected.links.is_empty() && !expected.clusters.is_empty());
+    let stories = expected.stories.len();
+    for table in ["media_sources", "feeds", "frontier", "fetches", "story_urls", "sentences"] {
+        assert!(
+            printed.lines().any(|l| l.starts_with(table) && l.contains(" rows  sha256 ")),
+            "{table}: {printed}"
+        );
+    }
+    let line = printed.lines().find(|l| l.starts_with("stories ")).unwrap();
+    assert!(line.contains(&format!(" {stories} rows  sha256 ")), "{printed}");
+    assert!(printed.contains("counts and checksums match"), "{printed}");
+    assert_eq!(content_of(&target.url, setup.web.port()), expected);
+
+    // The copy is an archive of its own: new rows get new ids.
+    let add = morgue(
+        setup.dir.path(),
+        &[
+            "sources",
+            "add",
+            "--name",
+            "later",
+            "--homepage",
+            "http://later.test/",
+            "--database-url",
+            &target.url,
+        ],
+    );
+    assert!(add.status.success(), "{}", stderr(&add));
+
+    // A destination that is not empty is refused with one line, and left as it was.
+    let again = setup.morgue(&["copy", "--to", &target.url]);
+    assert!(!again.status.success());
+    let error = stderr(&again);
+    assert!(error.contains("not empty: media_sources has"), "{error}");
+    assert_eq!(error.trim().lines().count(), 1, "{error}");
+    assert_eq!(content_of(&target.url, setup.web.port()), expected);
 }

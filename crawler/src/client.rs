@@ -265,16 +265,53 @@ impl Client {
         result
     }
 
+    /// Like [`Client::get`], with `redirects` asked before each redirect hop (not the first
+    /// request) whether to follow it, before robots.txt and the hop's host's turn: an error it
+    /// returns (usually [`FetchError::Declined`]) ends the fetch with nothing requested from the
+    /// hop's URL. The crawl uses it to follow no redirect to a page that is archived already or
+    /// being fetched by another task or worker.
+    pub async fn get_checking_redirects(
+        &self,
+        url: &Url,
+        validators: &Validators,
+        accept: &str,
+        redirects: &dyn BeforeHop,
+    ) -> Result<Fetched, FetchError> {
+        let span = request_span("get", url);
+        let result = self
+            .get_politely_with(url, validators, accept, Some(redirects))
+            .instrument(span.clone())
+            .await;
+        record_outcome(&span, &result);
+        result
+    }
+
     async fn get_politely(
         &self,
         url: &Url,
         validators: &Validators,
         accept: &str,
     ) -> Result<Fetched, FetchError> {
+        self.get_politely_with(url, validators, accept, None).await
+    }
+
+    async fn get_politely_with(
+        &self,
+        url: &Url,
+        validators: &Validators,
+        accept: &str,
+        redirects: Option<&dyn BeforeHop>,
+    ) -> Result<Fetched, FetchError> {
         let mut retries = 0;
         loop {
             let hook = Polite::new(self, true);
-            let fetched = self.inner.fetcher.get_with(url, validators, accept, &hook).await;
+            let fetched = match redirects {
+                None => self.inner.fetcher.get_with(url, validators, accept, &hook).await,
+                Some(redirects) => {
+                    let checked = CheckedRedirects { first: url, redirects, polite: &hook };
+                    self.inner.fetcher.get_with(url, validators, accept, &checked).await
+                }
+            };
             // A 429 or 503 blocks the host that answered it, given back with its turn.
             let block = match &fetched {
                 Ok(fetched) if matches!(fetched.status, 429 | 503) => {
@@ -569,6 +606,24 @@ impl<'c> Polite<'c> {
 impl BeforeHop for Polite<'_> {
     fn before_hop<'a>(&'a self, url: &'a Url) -> HopFuture<'a> {
         Box::pin(self.admit(url))
+    }
+}
+
+/// The polite hook with the caller's check before every redirect hop.
+struct CheckedRedirects<'h, 'c> {
+    first: &'h Url,
+    redirects: &'h dyn BeforeHop,
+    polite: &'h Polite<'c>,
+}
+
+impl BeforeHop for CheckedRedirects<'_, '_> {
+    fn before_hop<'a>(&'a self, url: &'a Url) -> HopFuture<'a> {
+        Box::pin(async move {
+            if url != self.first {
+                self.redirects.before_hop(url).await?;
+            }
+            self.polite.admit(url).await
+        })
     }
 }
 

@@ -111,6 +111,15 @@ pub enum FetchError {
         /// When robots.txt will be asked for again.
         retry_in: Duration,
     },
+    /// The caller's redirect check declined to follow a redirect to `url` (the page is archived
+    /// already, or being fetched elsewhere); nothing was requested from `url`.
+    #[error("{url}: redirect not followed: {reason}")]
+    Declined {
+        /// The redirect's target.
+        url: Url,
+        /// Why, for people.
+        reason: String,
+    },
     /// Any other failure of the exchange.
     #[error("{url}: request failed")]
     Http {
@@ -140,6 +149,7 @@ impl FetchError {
             FetchError::RobotsUnreachable { reason, .. } => {
                 format!("robots.txt unreachable ({reason})")
             }
+            FetchError::Declined { .. } => "redirect not followed".to_owned(),
             FetchError::Http { .. } => "fetch error".to_owned(),
         }
     }

@@ -32,6 +32,7 @@ mod error;
 pub mod generate;
 pub mod health;
 pub mod ingest;
+pub mod metrics;
 pub mod progress;
 pub mod reextract;
 pub mod selection;

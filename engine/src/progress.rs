@@ -18,6 +18,9 @@ pub enum Counter {
     Queued,
     /// Article responses received.
     Fetched,
+    /// Article pages taken from the archive instead of requested again (fetched during discovery,
+    /// at the end of another URL's redirects, or before a crash).
+    Reused,
     /// New stories stored.
     Stored,
     /// Articles that led to a story already stored.
@@ -34,11 +37,12 @@ pub enum Counter {
 
 impl Counter {
     /// Every counter, in the order a summary gives them.
-    pub const ALL: [Counter; 10] = [
+    pub const ALL: [Counter; 11] = [
         Counter::Discovered,
         Counter::Polled,
         Counter::Queued,
         Counter::Fetched,
+        Counter::Reused,
         Counter::Stored,
         Counter::Known,
         Counter::Skipped,

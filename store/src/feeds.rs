@@ -251,6 +251,20 @@ pub async fn due(archive: &Archive, now: DateTime<Utc>, limit: u64) -> Result<Ve
         .collect()
 }
 
+/// How many feeds and sitemaps are due for a poll at `now` (never polled, or past their time).
+pub async fn count_due(archive: &Archive, now: DateTime<Utc>) -> Result<u64> {
+    use sea_orm::{Condition, PaginatorTrait};
+    feed::Entity::find()
+        .filter(
+            Condition::any()
+                .add(feed::Column::NextPollAt.is_null())
+                .add(feed::Column::NextPollAt.lte(now)),
+        )
+        .count(&archive.db)
+        .await
+        .doing("counting due feeds")
+}
+
 /// When the next feed is due: `None` without feeds; a time in the past when one is overdue or was
 /// never polled.
 pub async fn next_due(archive: &Archive) -> Result<Option<DateTime<Utc>>> {

@@ -9,7 +9,9 @@ use chrono::{DateTime, Utc};
 use flate2::Compression;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
-use sea_orm::{ActiveValue::NotSet, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set};
+use sea_orm::{
+    ActiveValue::NotSet, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set,
+};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -113,9 +115,57 @@ pub async fn insert(archive: &Archive, raw: &RawFetch) -> Result<i64> {
         first_byte_ms: Set(raw.first_byte_ms.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX))),
         total_ms: Set(raw.total_ms.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX))),
         request: Set(raw.request.as_ref().map(|request| json::encode_capped(request, MAX_TEXT))),
+        lossy_url: Set(answered_key(raw)),
     };
     let result = fetch::Entity::insert(row).exec(&archive.db).await.doing("archiving a fetch")?;
     Ok(result.last_insert_id)
+}
+
+/// The lossy key of the page a fetch got: its final URL's, when a response arrived.
+fn answered_key(raw: &RawFetch) -> Option<String> {
+    raw.status?;
+    let key = normalizer::lossy_url(&raw.final_url)?;
+    crate::text::fits_line(&key).then_some(key)
+}
+
+/// The newest fetch of the page whose lossy key is `lossy_url` that can stand for a new request
+/// of it: a response with a 2xx status and no error, started at `since` or later, and not a feed
+/// or sitemap poll (fetches archived before their lossy key was kept are never found). This is
+/// how a page is fetched once: one fetched during discovery, at the end of another URL's redirect
+/// chain, or by a worker killed before it stored the story, is the article's fetch.
+pub async fn reusable(
+    archive: &Archive,
+    lossy_url: &str,
+    since: DateTime<Utc>,
+) -> Result<Option<StoredFetch>> {
+    let row = fetch::Entity::find()
+        .filter(fetch::Column::LossyUrl.eq(crate::text::line(lossy_url).as_ref()))
+        .filter(fetch::Column::Status.between(200, 299))
+        .filter(fetch::Column::Error.is_null())
+        .filter(fetch::Column::FeedId.is_null())
+        .filter(fetch::Column::StartedAt.gte(since))
+        .order_by_desc(fetch::Column::Id)
+        .one(&archive.db)
+        .await
+        .doing("finding an archived fetch of a page")?;
+    row.map(stored).transpose()
+}
+
+/// The lossy keys of every page the archive holds a 2xx response of (see [`reusable`]), without
+/// repeats: the pages no worker needs to request again.
+pub async fn archived_pages(archive: &Archive) -> Result<Vec<String>> {
+    let keys: Vec<Option<String>> = fetch::Entity::find()
+        .select_only()
+        .column(fetch::Column::LossyUrl)
+        .distinct()
+        .filter(fetch::Column::LossyUrl.is_not_null())
+        .filter(fetch::Column::Status.between(200, 299))
+        .filter(fetch::Column::Error.is_null())
+        .into_tuple()
+        .all(&archive.db)
+        .await
+        .doing("listing archived pages")?;
+    Ok(keys.into_iter().flatten().collect())
 }
 
 fn decode_body(row: &fetch::Model) -> Result<Vec<u8>> {

@@ -317,6 +317,72 @@ pub async fn lease(archive: &Archive, request: &LeaseRequest<'_>) -> Result<Vec<
     Ok(leased)
 }
 
+/// What [`lease_page`] found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PageLease {
+    /// The entry was leasable and is now leased to the caller.
+    Leased(Entry),
+    /// The entry is leased to someone (another worker, or another task of the caller's) now.
+    Held(Entry),
+    /// The entry is not leasable for another reason (settled, or waiting for a retry).
+    Other(Entry),
+    /// No entry has this lossy key.
+    Absent,
+}
+
+/// Leases the entry of `lossy_url`, whatever its due time, if it is pending or its lease expired:
+/// for a page about to be requested at the end of another URL's redirect chain, so that no other
+/// fetch requests it meanwhile. The attempt count is not raised (the page is not this entry's
+/// own attempt).
+pub async fn lease_page(
+    archive: &Archive,
+    lossy_url: &str,
+    owner: &str,
+    now: DateTime<Utc>,
+    lease_for: Duration,
+) -> Result<PageLease> {
+    let Some(entry) = by_lossy_url(archive, lossy_url).await? else {
+        return Ok(PageLease::Absent);
+    };
+    let leasable = Condition::any().add(frontier::Column::State.eq(State::Pending.as_str())).add(
+        Condition::all()
+            .add(frontier::Column::State.eq(State::Leased.as_str()))
+            .add(frontier::Column::LeaseUntil.lte(now)),
+    );
+    let result = frontier::Entity::update_many()
+        .col_expr(frontier::Column::State, Expr::value(State::Leased.as_str()))
+        .col_expr(frontier::Column::LeaseOwner, Expr::value(text::line(owner).as_ref()))
+        .col_expr(frontier::Column::LeaseUntil, Expr::value(now + lease_for))
+        .filter(frontier::Column::Id.eq(entry.id))
+        .filter(leasable)
+        .exec(&archive.db)
+        .await
+        .doing("leasing a page")?;
+    let entry = get(archive, entry.id).await?;
+    Ok(if result.rows_affected == 1 {
+        PageLease::Leased(entry)
+    } else if entry.state == State::Leased {
+        PageLease::Held(entry)
+    } else {
+        PageLease::Other(entry)
+    })
+}
+
+/// Gives back a lease [`lease_page`] took: the entry is pending again, its due time unchanged.
+pub async fn release_page(archive: &Archive, id: i64, owner: &str) -> Result<()> {
+    frontier::Entity::update_many()
+        .col_expr(frontier::Column::State, Expr::value(State::Pending.as_str()))
+        .col_expr(frontier::Column::LeaseOwner, Expr::value(Option::<String>::None))
+        .col_expr(frontier::Column::LeaseUntil, Expr::value(Option::<DateTime<Utc>>::None))
+        .filter(frontier::Column::Id.eq(id))
+        .filter(frontier::Column::State.eq(State::Leased.as_str()))
+        .filter(frontier::Column::LeaseOwner.eq(text::line(owner).as_ref()))
+        .exec(&archive.db)
+        .await
+        .doing("giving back a page's lease")?;
+    Ok(())
+}
+
 /// Ends a lease: the entry becomes `state`, with an optional error and next attempt time (for
 /// `Pending`, the retry time).
 pub async fn settle(

@@ -47,6 +47,7 @@ mod json;
 pub mod claims;
 pub mod clusters;
 pub mod collections;
+pub mod copy;
 pub mod counts;
 pub mod duplicates;
 pub mod feeds;

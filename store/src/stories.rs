@@ -634,6 +634,15 @@ pub(crate) fn representatives() -> Condition {
     )
 }
 
+/// How many stories were stored at `since` or later.
+pub async fn count_created_since(archive: &Archive, since: DateTime<Utc>) -> Result<u64> {
+    story::Entity::find()
+        .filter(story::Column::CreatedAt.gte(since))
+        .count(&archive.db)
+        .await
+        .doing("counting recent stories")
+}
+
 /// How many stories the archive holds.
 pub async fn count(archive: &Archive) -> Result<u64> {
     story::Entity::find().count(&archive.db).await.doing("counting stories")

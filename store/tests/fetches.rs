@@ -36,6 +36,23 @@ fn raw(body: Vec<u8>) -> RawFetch {
     }
 }
 
+async fn feed(archive: &Archive) -> i64 {
+    let source = crate::source(archive, "daily").await;
+    let new = store::feeds::NewFeed {
+        source_id: source.id,
+        url: "https://daily.example/c".to_owned(),
+        url_key: "daily.example/c".to_owned(),
+        kind: store::feeds::FeedKind::Rss,
+        title: None,
+        discovered_via: "link".to_owned(),
+        depth: 0,
+        update_hint_secs: None,
+        poll_interval_secs: 3600,
+        next_poll_at: None,
+    };
+    store::feeds::add(archive, &new).await.unwrap().0.id
+}
+
 on_both_backends! {
     async fn round_trip_keeps_bytes_exactly(archive: &Archive) {
         // Not UTF-8, with NULs: the raw bytes are archived, never decoded.
@@ -45,6 +62,34 @@ on_both_backends! {
         let stored = fetches::get(archive, id).await.unwrap();
         assert_eq!(stored.fetch, raw(body.clone()));
         assert_eq!(stored.body_sha256, fetches::sha256_hex(&body));
+    }
+
+    async fn a_page_archived_once_is_found_by_its_lossy_url(archive: &Archive) {
+        let since = crate::at(3, 0);
+        // The final URL's lossy key finds it, whatever the URL asked for.
+        let id = fetches::insert(archive, &raw(b"<html>a</html>".to_vec())).await.unwrap();
+        let found = fetches::reusable(archive, "http://daily.example/a", since).await.unwrap();
+        assert_eq!(found.map(|f| f.id), Some(id));
+        assert_eq!(fetches::archived_pages(archive).await.unwrap(), ["http://daily.example/a"]);
+        assert!(fetches::reusable(archive, "http://daily.example/b", since).await.unwrap().is_none());
+        // Too old, not a 2xx, a failure or a feed poll: never found.
+        assert!(fetches::reusable(archive, "http://daily.example/a", crate::at(3, 11)).await.unwrap().is_none());
+        let mut other = raw(Vec::new());
+        other.final_url = "https://daily.example/c".to_owned();
+        other.status = Some(404);
+        fetches::insert(archive, &other).await.unwrap();
+        other.status = None;
+        other.error = Some("idle timeout".to_owned());
+        fetches::insert(archive, &other).await.unwrap();
+        other.status = Some(200);
+        other.error = None;
+        other.feed_id = Some(feed(archive).await);
+        fetches::insert(archive, &other).await.unwrap();
+        assert!(fetches::reusable(archive, "http://daily.example/c", since).await.unwrap().is_none());
+        // The newest response of a page is the one found.
+        let newer = fetches::insert(archive, &raw(b"<html>a2</html>".to_vec())).await.unwrap();
+        let found = fetches::reusable(archive, "http://daily.example/a", since).await.unwrap();
+        assert_eq!(found.map(|f| (f.id, f.fetch.body)), Some((newer, b"<html>a2</html>".to_vec())));
     }
 
     async fn failed_requests_are_archived_too(archive: &Archive) {

@@ -77,6 +77,34 @@ on_both_backends! {
         assert!(counts.contains(&(State::Done, 1)) && counts.contains(&(State::Pending, 1)), "{counts:?}");
     }
 
+    async fn a_redirect_target_is_leased_as_a_page_and_given_back(archive: &Archive) {
+        use store::frontier::PageLease;
+        let source = crate::source(archive, "daily").await;
+        let (a, _) = frontier::enqueue(archive, &new(source.id, "a")).await.unwrap();
+        let (b, _) = frontier::enqueue(archive, &new(source.id, "b")).await.unwrap();
+        let now = crate::at(3, 1);
+        let lease = Duration::minutes(5);
+        let key = |path: &str| format!("http://daily.example/{path}");
+        assert_eq!(frontier::lease_page(archive, &key("none"), "w1", now, lease).await.unwrap(), PageLease::Absent);
+        let PageLease::Leased(leased) = frontier::lease_page(archive, &key("a"), "w1", now, lease).await.unwrap() else {
+            panic!("a pending entry is leased as a page");
+        };
+        assert_eq!((leased.id, leased.attempts, leased.lease_owner.as_deref()), (a.id, 0, Some("w1")));
+        // Neither another worker nor another task of the same one gets it meanwhile.
+        assert!(matches!(frontier::lease_page(archive, &key("a"), "w2", now, lease).await.unwrap(), PageLease::Held(_)));
+        assert!(matches!(frontier::lease_page(archive, &key("a"), "w1", now, lease).await.unwrap(), PageLease::Held(_)));
+        let due = frontier::lease_due(archive, now, 10, "w2", lease).await.unwrap();
+        assert_eq!(due.iter().map(|e| e.id).collect::<Vec<_>>(), vec![b.id]);
+        // Given back by another worker's name: nothing happens; by its own: pending again.
+        frontier::release_page(archive, a.id, "w2").await.unwrap();
+        assert_eq!(frontier::get(archive, a.id).await.unwrap().state, State::Leased);
+        frontier::release_page(archive, a.id, "w1").await.unwrap();
+        let back = frontier::get(archive, a.id).await.unwrap();
+        assert_eq!((back.state, back.attempts, back.next_attempt_at), (State::Pending, 0, a.next_attempt_at));
+        frontier::settle(archive, b.id, State::Done, None, None).await.unwrap();
+        assert!(matches!(frontier::lease_page(archive, &key("b"), "w1", now, lease).await.unwrap(), PageLease::Other(_)));
+    }
+
     async fn a_failed_attempt_is_retried_later(archive: &Archive) {
         let source = crate::source(archive, "daily").await;
         let (a, _) = frontier::enqueue(archive, &new(source.id, "a")).await.unwrap();

@@ -23,6 +23,102 @@ const MAX_ATTEMPTS: i32 = 4;
 /// queued: after that the outage is taken as a full disallow and the URL is skipped.
 const ROBOTS_GIVE_UP: Duration = Duration::days(30);
 
+/// How old an archived response of a page may be and still stand for its fetch.
+const REUSE_WINDOW: Duration = Duration::days(1);
+
+/// How many times one article waits for another fetch of its redirect target before it follows
+/// its redirects unchecked.
+const BUSY_WAITS: u32 = 3;
+
+/// Why a redirect was not followed.
+enum Declined {
+    /// The target page is archived already: this response is its fetch.
+    Archived(Box<store::fetches::StoredFetch>),
+    /// The target's frontier entry (this lossy key) is leased to another fetch now.
+    Busy(String),
+}
+
+/// The redirect check of one article fetch: follows no redirect to a page archived already or
+/// being fetched elsewhere, and leases the target's own frontier entry while it is requested.
+struct RedirectCheck<'e> {
+    engine: &'e Engine,
+    entry: &'e Entry,
+    state: tokio::sync::Mutex<CheckState>,
+}
+
+#[derive(Default)]
+struct CheckState {
+    declined: Option<Declined>,
+    /// Frontier entries leased for the time of this fetch (redirect targets).
+    leased: Vec<i64>,
+    /// An archive error met while checking, reported when the fetch ends.
+    error: Option<store::Error>,
+}
+
+impl<'e> RedirectCheck<'e> {
+    fn new(engine: &'e Engine, entry: &'e Entry) -> RedirectCheck<'e> {
+        RedirectCheck { engine, entry, state: tokio::sync::Mutex::new(CheckState::default()) }
+    }
+
+    async fn check(&self, url: &Url) -> std::result::Result<(), FetchError> {
+        let Some(lossy) = normalizer::lossy_url(url.as_str()) else { return Ok(()) };
+        if lossy == self.entry.lossy_url {
+            return Ok(());
+        }
+        let mut state = self.state.lock().await;
+        let archive = &self.engine.archive;
+        let since = Utc::now() - REUSE_WINDOW;
+        let decline =
+            |reason: &str| FetchError::Declined { url: url.clone(), reason: reason.to_owned() };
+        match store::fetches::reusable(archive, &lossy, since).await {
+            Ok(Some(archived)) => {
+                state.declined = Some(Declined::Archived(Box::new(archived)));
+                return Err(decline("the page is archived already"));
+            }
+            Ok(None) => {}
+            Err(err) => {
+                state.error = Some(err);
+                return Err(decline("the archive could not be read"));
+            }
+        }
+        let lease = Duration::from_std(LEASE).unwrap_or(Duration::minutes(30));
+        let owner = &self.engine.settings.worker;
+        match store::frontier::lease_page(archive, &lossy, owner, Utc::now(), lease).await {
+            Ok(store::frontier::PageLease::Leased(target)) => state.leased.push(target.id),
+            Ok(store::frontier::PageLease::Held(_)) => {
+                state.declined = Some(Declined::Busy(lossy));
+                return Err(decline("the page is being fetched elsewhere"));
+            }
+            Ok(_) => {}
+            Err(err) => {
+                state.error = Some(err);
+                return Err(decline("the archive could not be read"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives back the leases taken for redirect targets (they are fetched again as themselves,
+    /// which finds this response archived) and says why a redirect was declined, if one was.
+    async fn finish(self) -> Result<Option<Declined>> {
+        let state = self.state.into_inner();
+        for id in &state.leased {
+            store::frontier::release_page(&self.engine.archive, *id, &self.engine.settings.worker)
+                .await?;
+        }
+        if let Some(err) = state.error {
+            return Err(err.into());
+        }
+        Ok(state.declined)
+    }
+}
+
+impl crawler::fetch::BeforeHop for RedirectCheck<'_> {
+    fn before_hop<'a>(&'a self, url: &'a Url) -> crawler::fetch::HopFuture<'a> {
+        Box::pin(self.check(url))
+    }
+}
+
 /// How a fetched article ends.
 enum Settle {
     Done,
@@ -193,11 +289,59 @@ impl Engine {
     }
 
     /// Fetches, archives, extracts and stores one URL; says how it ends.
+    ///
+    /// **Each page is requested once.** A response of this page already archived (fetched while
+    /// discovery checked the homepage's links or guessed feeds, at the end of another URL's
+    /// redirect chain, or by a worker killed before it stored the story) is this article's fetch,
+    /// and nothing is requested. A redirect is not followed to a page that is archived already
+    /// (that response is used) or that another task or worker is fetching now (its frontier entry
+    /// is leased: this URL waits for it, then uses its response; after three waits it follows its
+    /// redirects unchecked, so two URLs redirecting to each other end); a redirect target with an entry
+    /// of its own is leased for the time of the request, so that no one else requests it meanwhile.
     async fn fetch_article(&self, entry: &Entry) -> Result<Settle> {
         let Ok(url) = Url::parse(&entry.url) else {
             return Ok(Settle::Failed("bad URL".to_owned()));
         };
-        let result = self.client.get(&url, &Validators::default(), PAGE_ACCEPT).await;
+        let since = Utc::now() - REUSE_WINDOW;
+        if let Some(archived) =
+            store::fetches::reusable(&self.archive, &entry.lossy_url, since).await?
+        {
+            return self.settle_archived(entry, archived).await;
+        }
+        let mut waits = 0;
+        let result = loop {
+            if waits >= BUSY_WAITS {
+                // The target stayed busy (two URLs redirecting to each other, each fetch waiting
+                // for the other's, or a fetch elsewhere that takes minutes): follow redirects
+                // unchecked rather than wait for ever.
+                break self.client.get(&url, &Validators::default(), PAGE_ACCEPT).await;
+            }
+            let check = RedirectCheck::new(self, entry);
+            let result = self
+                .client
+                .get_checking_redirects(&url, &Validators::default(), PAGE_ACCEPT, &check)
+                .await;
+            let outcome = check.finish().await?;
+            match (result, outcome) {
+                (Err(FetchError::Declined { .. }), Some(Declined::Archived(archived))) => {
+                    return self.settle_archived(entry, *archived).await;
+                }
+                (Err(FetchError::Declined { .. }), Some(Declined::Busy(lossy))) => {
+                    // Another fetch of the target is under way: wait for it to settle, then ask
+                    // again (its response will be archived by then, or it failed).
+                    waits += 1;
+                    if !self.wait_until_settled(&lossy).await? {
+                        waits = BUSY_WAITS;
+                    }
+                    if let Some(archived) =
+                        store::fetches::reusable(&self.archive, &lossy, since).await?
+                    {
+                        return self.settle_archived(entry, archived).await;
+                    }
+                }
+                (result, _) => break result,
+            }
+        };
         Ok(match result {
             Err(FetchError::Denied { reason, .. }) => Settle::Skipped(reason),
             Err(FetchError::RobotsUnreachable { reason, retry_in, .. }) => {
@@ -240,6 +384,56 @@ impl Engine {
                 self.settle_response(entry, fetched, fetch_id).await?
             }
         })
+    }
+
+    /// Stores an archived response of this entry's page as its fetch.
+    async fn settle_archived(
+        &self,
+        entry: &Entry,
+        archived: store::fetches::StoredFetch,
+    ) -> Result<Settle> {
+        let raw = archived.fetch;
+        let (Ok(requested_url), Ok(final_url), Some(status)) =
+            (Url::parse(&raw.requested_url), Url::parse(&raw.final_url), raw.status)
+        else {
+            return Ok(Settle::Retry {
+                error: format!("archived fetch {} is not a response", archived.id),
+                at: None,
+            });
+        };
+        tracing::debug!(url = %entry.url, fetch = archived.id, "the page is archived already");
+        self.progress.add(Counter::Reused, 1);
+        crate::metrics::global().reused();
+        let fetched = Fetched {
+            requested_url,
+            final_url,
+            redirect_chain: raw.redirect_chain.iter().filter_map(|u| Url::parse(u).ok()).collect(),
+            status,
+            http_version: raw.request.as_ref().map(|r| r.http_version.clone()).unwrap_or_default(),
+            request_headers: raw.request.map(|r| r.headers).unwrap_or_default(),
+            headers: raw.headers,
+            body: raw.body,
+            started_at: raw.started_at,
+            first_byte_ms: raw.first_byte_ms.unwrap_or_default(),
+            total_ms: raw.total_ms.unwrap_or_default(),
+        };
+        self.settle_response(entry, fetched, archived.id).await
+    }
+
+    /// Waits until the frontier entry of `lossy_url` is no longer leased (its fetch settled, or
+    /// its lease given back or expired). Returns false when it still is after 20 seconds.
+    async fn wait_until_settled(&self, lossy_url: &str) -> Result<bool> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while std::time::Instant::now() < deadline && !self.stopping() {
+            match store::frontier::by_lossy_url(&self.archive, lossy_url).await? {
+                Some(other)
+                    if other.state == State::Leased
+                        && other.lease_until.is_some_and(|until| until > Utc::now()) => {}
+                _ => return Ok(true),
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        }
+        Ok(false)
     }
 
     async fn settle_response(
@@ -297,7 +491,10 @@ impl Engine {
                 .await?
         };
         match stored {
-            Ingested::New { .. } => self.progress.add(Counter::Stored, 1),
+            Ingested::New { .. } => {
+                self.progress.add(Counter::Stored, 1);
+                crate::metrics::global().stored();
+            }
             Ingested::Known { .. } => self.progress.add(Counter::Known, 1),
         }
         Ok(Settle::Done)

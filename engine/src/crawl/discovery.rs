@@ -113,6 +113,10 @@ impl Engine {
             ..Limits::default()
         };
         let discovery = explore::discover(&self.client, &homepage, limits).await;
+        // The pages discovery fetched are archived before the source counts as searched, so that
+        // an article among them is found archived (not requested again) by whichever worker
+        // fetches it.
+        self.flush_journal().await;
         let mut added = 0;
         for found in &discovery.found {
             if self.add_found(source, found).await? {

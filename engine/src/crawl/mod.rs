@@ -437,6 +437,7 @@ impl Engine {
         frontier_id: Option<i64>,
         feed_id: Option<i64>,
     ) -> Result<i64> {
+        crate::metrics::global().fetch(result);
         let raw = raw_fetch(url, result, frontier_id, feed_id);
         Ok(store::fetches::insert(&self.archive, &raw).await?)
     }
@@ -522,6 +523,7 @@ async fn archive_journal(archive: Archive, mut messages: mpsc::UnboundedReceiver
     while let Some(message) = messages.recv().await {
         match message {
             JournalMessage::Exchange(exchange) => {
+                crate::metrics::global().fetch(exchange.result.as_ref());
                 let raw = raw_fetch(exchange.url.as_str(), exchange.result.as_ref(), None, None);
                 if let Err(err) = store::fetches::insert(&archive, &raw).await {
                     tracing::warn!(url = %exchange.url, "cannot archive a {} response: {err}", exchange.purpose.as_str());

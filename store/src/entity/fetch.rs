@@ -24,6 +24,7 @@ pub struct Model {
     pub first_byte_ms: Option<i64>,
     pub total_ms: Option<i64>,
     pub request: Option<String>,
+    pub lossy_url: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
