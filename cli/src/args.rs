@@ -127,11 +127,12 @@ pub(crate) enum Command {
     /// The archive's health: workers (alive, last heartbeat, what each holds), queues by kind,
     /// the oldest overdue work, sources failing or silent, and how far dedup lags. Reads only.
     Status,
-    /// Serve the archive read-only on the web: a search page at `/`, a page per story
-    /// (`/stories/ID`), and a JSON API
+    /// Serve the archive read-only on the web: a search page at `/` (results folded by cluster,
+    /// the attention chart, top sources and words), a page per story (`/stories/ID`: text,
+    /// provenance, removed sentences, URLs, its cluster and why), `/sources`, and a JSON API
     /// (`/api/stories` with the filters of `morgue stories` as query parameters, a page at a time;
-    /// `/api/stories/ID` with its text, URLs, duplicate links and cluster; `/api/sources`).
-    /// SIGINT or SIGTERM stop it after the requests in flight.
+    /// `/api/stories/ID`; `/api/counts`; `/api/top/sources`, `/api/top/words`; `/api/sources`,
+    /// `/api/collections`). SIGINT or SIGTERM stop it after the requests in flight.
     Serve {
         /// The address to listen on; port 0 picks a free port.
         #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]

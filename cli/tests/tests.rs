@@ -17,6 +17,8 @@ mod research;
 mod tag;
 // Architecture invariants checked over the source tree.
 mod tidy;
+// `morgue serve` on a crafted archive: the API, its limits and the pages.
+mod web;
 
 use std::path::Path;
 use std::process::{Command, Output};
