@@ -1,6 +1,8 @@
 //! Runs the `morgue` binary the way people do, in a temporary working directory.
 
 mod archive;
+// The web pages in headless Chromium, over WebDriver.
+mod browser;
 // Japanese and Chinese: tagging, extraction, title keys and dedup.
 mod cjk;
 // `morgue crawl` and `morgue sources` against the test web.
