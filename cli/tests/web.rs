@@ -12,7 +12,7 @@ use serde_json::Value;
 use store::stories::{NewStory, RemovedSentence, UrlKind};
 use store::{Archive, OpenMode};
 
-use crate::{spawn_morgue, stderr};
+use crate::{morgue, spawn_morgue, stderr, stdout};
 
 fn block_on<T>(future: impl Future<Output = T>) -> T {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
@@ -33,6 +33,9 @@ pub(crate) struct Crafted {
     pub(crate) budget: i64,
     /// A story whose title is markup and whose URL is `javascript:`.
     pub(crate) hostile: i64,
+    /// The day the archive was crafted (UTC): the Quiet Gazette kept its last story 5 days
+    /// before, and the Evening Star's failures jumped on it.
+    pub(crate) today: NaiveDate,
 }
 
 /// Why the copy was linked, in words.
@@ -181,13 +184,98 @@ async fn craft_into(archive: &Archive) -> Crafted {
     )
     .await
     .unwrap();
-    Crafted { storm, storm_copy, storm_echo, budget, hostile }
+    let today = Utc::now().date_naive();
+    crawl_activity(archive, &sources, today).await;
+    // The Quiet Gazette's only story was kept five days ago: it went silent since.
+    let five_days_ago = today - chrono::Days::new(5);
+    archive
+        .execute_unprepared(&format!(
+            "UPDATE stories SET created_at = '{five_days_ago}T09:00:00+00:00' WHERE id = {storm_echo}"
+        ))
+        .await
+        .unwrap();
+    Crafted { storm, storm_copy, storm_echo, budget, hostile, today }
+}
+
+/// Four days of polls and page fetches: the Daily Planet and the Quiet Gazette without a
+/// failure, the Evening Star with one failure in ten polls a day, then eight in ten today
+/// (timeouts and 503s).
+async fn crawl_activity(archive: &Archive, sources: &BTreeMap<&str, i64>, today: NaiveDate) {
+    for (host, source_id) in sources {
+        let feed_url = format!("https://{host}.example/feed.xml");
+        let new_feed = store::feeds::NewFeed {
+            source_id: *source_id,
+            url: feed_url.clone(),
+            url_key: format!("{host}.example/feed.xml"),
+            kind: store::feeds::FeedKind::Rss,
+            title: None,
+            discovered_via: "manual".to_owned(),
+            depth: 0,
+            update_hint_secs: None,
+            poll_interval_secs: 3600,
+            next_poll_at: None,
+        };
+        let (feed, _) = store::feeds::add(archive, &new_feed).await.unwrap();
+        let new_url = store::frontier::NewUrl {
+            url: format!("https://{host}.example/news/page"),
+            lossy_url: format!("{host}.example/news/page"),
+            source_id: *source_id,
+            feed_id: Some(feed.id),
+            next_attempt_at: Utc::now(),
+            hint_published_at: None,
+            hint_title: None,
+            hint_meta: None,
+        };
+        let (entry, _) = store::frontier::enqueue(archive, &new_url).await.unwrap();
+        for back in (0..4).rev() {
+            let day = today - chrono::Days::new(back);
+            let failing = match (*host, back) {
+                ("star", 0) => 8,
+                ("star", _) => 1,
+                _ => 0,
+            };
+            for poll in 0..10 {
+                let at = Utc.from_utc_datetime(&day.and_hms_opt(1, poll, 0).unwrap());
+                let (status, error) = match poll {
+                    p if p < failing && p % 2 == 0 => {
+                        (None, Some(format!("{feed_url}: read timeout")))
+                    }
+                    p if p < failing => (Some(503), None),
+                    _ => (Some(200), None),
+                };
+                let fetch = |frontier_id, feed_id, status, error| store::fetches::RawFetch {
+                    frontier_id,
+                    feed_id,
+                    requested_url: feed_url.clone(),
+                    final_url: feed_url.clone(),
+                    redirect_chain: Vec::new(),
+                    status,
+                    request: None,
+                    headers: Vec::new(),
+                    content_type: None,
+                    body: Vec::new(),
+                    error,
+                    started_at: at,
+                    first_byte_ms: None,
+                    total_ms: None,
+                };
+                store::fetches::insert(archive, &fetch(None, Some(feed.id), status, error))
+                    .await
+                    .unwrap();
+                if poll < 2 {
+                    store::fetches::insert(archive, &fetch(Some(entry.id), None, Some(200), None))
+                        .await
+                        .unwrap();
+                }
+            }
+        }
+    }
 }
 
 /// `morgue serve` on a crafted archive, stopped (SIGTERM) when dropped.
 pub(crate) struct Server {
-    /// The archive's directory, removed when the server is dropped.
-    _dir: tempfile::TempDir,
+    /// The archive's directory (`morgue.db`), removed when the server is dropped.
+    pub(crate) dir: tempfile::TempDir,
     pub(crate) port: u16,
     pub(crate) crafted: Crafted,
     child: Option<Child>,
@@ -207,7 +295,7 @@ impl Server {
             .next()
             .and_then(|port| port.parse().ok())
             .unwrap_or_else(|| panic!("no address in {first:?}"));
-        Server { _dir: dir, port, crafted, child: Some(child) }
+        Server { dir, port, crafted, child: Some(child) }
     }
 
     /// Sends `head` (the request line and headers, without the blank line) and `body`.
@@ -614,4 +702,95 @@ fn the_pages_show_folded_results_the_chart_a_story_that_explains_and_the_sources
     assert_eq!(sources.status, 200);
     assert!(sources.body.contains(r#"<a href="/?collection=Metro">Metro</a>"#), "{}", sources.body);
     assert!(sources.body.contains(r#"<a href="/?source=Quiet+Gazette">Quiet Gazette</a>"#));
+}
+
+#[test]
+fn stats_count_each_source_and_day_and_flag_the_silent_source_and_the_failing_one() {
+    let server = Server::start();
+    let today = server.crafted.today;
+    let days_ago = |n: u64| (today - chrono::Days::new(n)).to_string();
+
+    // The command, by source: totals over the window, flagged sources first.
+    let output = morgue(server.dir.path(), &["stats", "--format", "json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(report["last_active"], today.to_string());
+    let sources = report["sources"].as_array().unwrap();
+    let source = |name: &str| sources.iter().find(|s| s["source"] == name).unwrap().clone();
+    let star = source("Evening Star");
+    assert_eq!(star["feeds_polled"], 40);
+    assert_eq!(star["pages_fetched"], 8);
+    assert_eq!(star["failures"], serde_json::json!({"HTTP 503": 4, "timeout": 7}));
+    assert_eq!(star["stories_kept"], 2);
+    assert_eq!(star["duplicates_found"], 1);
+    assert_eq!(star["flags"][0]["flag"], "failures_jumped");
+    assert_eq!(star["flags"][0]["day"], today.to_string());
+    assert_eq!(star["flags"][0]["failures"], 8);
+    let quiet = source("Quiet Gazette");
+    assert_eq!(quiet["flags"][0]["flag"], "silent");
+    assert_eq!(quiet["flags"][0]["last_kept"], days_ago(5));
+    assert_eq!(quiet["flags"][0]["days"], 5);
+    assert_eq!(quiet["stories_kept"], 1);
+    let planet = source("Daily Planet");
+    assert_eq!(planet["flags"], serde_json::json!([]));
+    assert_eq!(planet["stories_kept"], 2);
+    assert_eq!(planet["failures"], serde_json::json!({}));
+    assert_eq!(sources[2]["source"], "Daily Planet", "flagged sources first");
+    // A longer silence allowed: nobody is silent.
+    let output = morgue(server.dir.path(), &["stats", "--silent-after", "5", "--format", "json"]);
+    let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert!(
+        report["sources"].as_array().unwrap().iter().all(|s| s["flags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["flag"] != "silent"))
+    );
+
+    // By day: one row per day and source, as CSV.
+    let output = morgue(server.dir.path(), &["stats", "--by", "day", "--format", "csv"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let csv = stdout(&output);
+    assert!(
+        csv.starts_with(
+            "day,source,feeds_polled,pages_fetched,failed,failures,stories_kept,duplicates_found\n"
+        ),
+        "{csv}"
+    );
+    assert!(
+        csv.contains(&format!("{},Evening Star,10,2,8,\"HTTP 503 4, timeout 4\",2,1\n", today)),
+        "{csv}"
+    );
+    assert!(csv.contains(&format!("{},Evening Star,10,2,1,timeout 1,0,0\n", days_ago(1))), "{csv}");
+    assert!(csv.contains(&format!("{},Quiet Gazette,0,0,0,,1,0\n", days_ago(5))), "{csv}");
+    // Only the last day: the silence is older than the window and still flagged.
+    let output = morgue(server.dir.path(), &["stats", "--days", "1"]);
+    let table = stdout(&output);
+    assert!(table.contains("silent: no story kept for 5 days"), "{table}");
+    assert!(table.lines().nth(1).unwrap().starts_with("source "), "{table}");
+    let bad = morgue(server.dir.path(), &["stats", "--days", "0"]);
+    assert!(!bad.status.success());
+
+    // The page and the API say the same.
+    let page = server.get("/stats");
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body.contains(
+            r#"<span class="flag">Quiet Gazette</span>: silent: no story kept for 5 days"#
+        ),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains(r#"<span class="flag">Evening Star</span>: failures jumped on "#));
+    assert_eq!(page.body.matches(r#"<tr class="flagged">"#).count(), 2);
+    let by_day = server.get("/stats?by=day&days=2");
+    assert_eq!(by_day.body.matches("<td>Evening Star</td>").count(), 2, "{}", by_day.body);
+    let (status, api) = server.json("/api/stats?days=7&silent_after=1");
+    assert_eq!(status, 200);
+    assert_eq!(api["sources"][0]["source"], "Evening Star");
+    for bad in ["days=0", "days=-1", "days=99999", "silent_after=x", "by=week", "since=2026-01-01"]
+    {
+        assert_eq!(server.json(&format!("/api/stats?{bad}")).0, 400, "{bad}");
+        assert_eq!(server.get(&format!("/stats?{bad}")).status, 400, "{bad}");
+    }
 }

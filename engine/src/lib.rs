@@ -35,6 +35,7 @@ pub mod ingest;
 pub mod progress;
 pub mod reextract;
 pub mod selection;
+pub mod stats;
 pub mod warc;
 
 pub use error::{Error, Result, chain};

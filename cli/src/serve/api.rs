@@ -134,6 +134,40 @@ pub(super) async fn collections(State(app): State<App>, uri: Uri) -> Response {
     )
 }
 
+/// The parameters of `/api/stats` and `/stats`.
+pub(super) const STATS: Known = Known { once: &["days", "silent_after", "by"], repeated: &[] };
+
+pub(super) async fn stats(State(app): State<App>, uri: Uri) -> Response {
+    api_answer(
+        async {
+            let params = Params::parse(uri.query(), STATS)?;
+            let (report, _) = stats_report(&app.archive, &params).await?;
+            Ok(json_response(&crate::stats::json(&report)))
+        }
+        .await,
+    )
+}
+
+/// The collection health the parameters ask for, and whether by source or by day.
+pub(super) async fn stats_report(
+    archive: &Archive,
+    params: &Params,
+) -> Result<(engine::stats::Stats, crate::args::StatsBy), Problem> {
+    let by = match params.choice("by", &["source", "day"])? {
+        "day" => crate::args::StatsBy::Day,
+        _ => crate::args::StatsBy::Source,
+    };
+    let days = params.number("days", 1, 3660, 14)?;
+    let silent_after = params.number("silent_after", 0, 3660, 2)?;
+    let request = engine::stats::Request {
+        today: chrono::Utc::now().date_naive(),
+        days: u32::try_from(days).unwrap_or(14),
+        silent_after: u32::try_from(silent_after).unwrap_or(2),
+    };
+    let report = engine::stats::stats(archive, &request).await.map_err(Problem::engine)?;
+    Ok((report, by))
+}
+
 /// The story id at the end of `path`, after `prefix`; anything else there is not a story.
 pub(super) fn story_id(path: &str, prefix: &str) -> Result<i64, Problem> {
     let tail = path.strip_prefix(prefix).unwrap_or_default();

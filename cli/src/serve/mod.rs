@@ -10,6 +10,9 @@
 //!   repeated, every URL it was seen at, and its cluster's member stories (source, day, title,
 //!   relation) with the reason for each duplicate link in words.
 //! - `/sources`: the sources and the collections they are in.
+//! - `/stats`: collection health (`morgue stats`): per source, or per day and source, feeds
+//!   polled, pages fetched, failures by kind, stories kept, duplicates found; sources that went
+//!   silent or whose failures jumped are flagged (`days`, `silent_after`, `by`).
 //!
 //! The JSON API:
 //!
@@ -25,7 +28,7 @@
 //! - `/api/counts`: `morgue counts` (`q`, `by` = day, week or month, `source`, `collection`,
 //!   `since`, `until`).
 //! - `/api/top/sources`, `/api/top/words`: `morgue top` (those parameters, and `limit`).
-//! - `/api/sources`, `/api/collections`.
+//! - `/api/sources`, `/api/collections`, `/api/stats` (the parameters of `/stats`).
 //!
 //! Every parameter is checked (`params.rs`): an unknown name, a repeat, a bad percent-escape or
 //! bad UTF-8, an overlong value, a number out of bounds or a day that is not one is a 400 with a
@@ -170,6 +173,7 @@ fn router(app: App) -> Router {
         .route("/", get(pages::search))
         .route("/stories/{id}", get(pages::story))
         .route("/sources", get(pages::sources))
+        .route("/stats", get(pages::stats))
         .route("/api/stories", get(api::stories))
         .route("/api/stories/{id}", get(api::story))
         .route("/api/counts", get(api::counts))
@@ -177,6 +181,7 @@ fn router(app: App) -> Router {
         .route("/api/top/words", get(api::top_words))
         .route("/api/sources", get(api::sources))
         .route("/api/collections", get(api::collections))
+        .route("/api/stats", get(api::stats))
         .fallback(not_found)
         .with_state(app)
         .layer(axum::middleware::from_fn(conditional))

@@ -422,6 +422,83 @@ fn reason(link: &Link, member: i64) -> String {
     )
 }
 
+pub(super) async fn stats(State(app): State<App>, uri: Uri) -> Response {
+    page_answer(
+        async {
+            let params = Params::parse(uri.query(), api::STATS)?;
+            let (report, by) = api::stats_report(&app.archive, &params).await?;
+            Ok(html_response(stats_page(&report, by, &params)))
+        }
+        .await,
+    )
+}
+
+/// The collection health page: the sources to look at, then the table asked for.
+fn stats_page(report: &engine::stats::Stats, by: crate::args::StatsBy, params: &Params) -> String {
+    let mut body = String::new();
+    let _ = writeln!(
+        body,
+        r#"<form method="get" action="/stats"><label>last <input type="number" name="days" min="1" max="3660" value="{days}"> days</label>
+<label>silent after <input type="number" name="silent_after" min="0" max="3660" value="{silent}"> days without a story</label>
+<select name="by"><option value="source"{source}>by source</option><option value="day"{day}>by day and source</option></select>
+<button>show</button></form>
+<p class="help">{from} to {to} (UTC){active}. A source is <span class="flag">silent</span> when it kept stories before but none for more than the days asked before the archive's last active day; its <span class="flag">failures jumped</span> on a day when at least {min} requests failed at twice or more its earlier rate (and {margin:.0} points above it). As data: <a href="/api/stats?{query}">JSON</a>.</p>"#,
+        days = report.to.signed_duration_since(report.from).num_days() + 1,
+        silent = escape(params.one("silent_after").unwrap_or("2")),
+        source = if by == crate::args::StatsBy::Source { " selected" } else { "" },
+        day = if by == crate::args::StatsBy::Day { " selected" } else { "" },
+        from = report.from,
+        to = report.to,
+        active = report
+            .last_active
+            .map(|d| format!("; the archive was last active on {d}"))
+            .unwrap_or_else(|| "; nothing happened in these days".to_owned()),
+        min = engine::stats::JUMP_MIN,
+        margin = engine::stats::JUMP_MARGIN * 100.0,
+        query = escape(&params.keeping(api::STATS)),
+    );
+    let flagged: Vec<&engine::stats::Source> =
+        report.sources.iter().filter(|s| !s.flags.is_empty()).collect();
+    body.push_str("<h2>To look at</h2>\n");
+    if flagged.is_empty() {
+        body.push_str("<p id=\"flags\">No source went silent or failed more than before.</p>\n");
+    } else {
+        body.push_str("<ul id=\"flags\">");
+        for source in flagged {
+            for flag in &source.flags {
+                let _ = write!(
+                    body,
+                    r#"<li><span class="flag">{}</span>: {}</li>"#,
+                    escape(&source.source),
+                    escape(&flag.describe())
+                );
+            }
+        }
+        body.push_str("</ul>\n");
+    }
+    let (header, rows) = crate::stats::cells(report, by);
+    let _ = write!(
+        body,
+        r#"<h2>{}</h2><table id="stats"><tr>"#,
+        if by == crate::args::StatsBy::Source { "By source" } else { "By day and source" }
+    );
+    for name in &header {
+        let _ = write!(body, "<th>{}</th>", escape(&name.replace('_', " ")));
+    }
+    body.push_str("</tr>");
+    for row in rows {
+        let flagged =
+            by == crate::args::StatsBy::Source && row.last().is_some_and(|f| !f.is_empty());
+        body.push_str(if flagged { r#"<tr class="flagged">"# } else { "<tr>" });
+        for cell in row {
+            let _ = write!(body, "<td>{}</td>", escape(&cell));
+        }
+        body.push_str("</tr>");
+    }
+    body.push_str("</table>\n");
+    page("collection health", &body)
+}
+
 async fn sources_page(archive: &Archive) -> Answer {
     let sources = store::sources::list(archive).await.map_err(Problem::store)?;
     let collections = store::collections::list(archive).await.map_err(Problem::store)?;
