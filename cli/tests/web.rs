@@ -794,3 +794,61 @@ fn stats_count_each_source_and_day_and_flag_the_silent_source_and_the_failing_on
         assert_eq!(server.get(&format!("/stats?{bad}")).status, 400, "{bad}");
     }
 }
+
+#[test]
+fn exports_to_a_file_carry_a_sidecar_that_says_how_to_take_them_again() {
+    let dir = tempfile::tempdir().unwrap();
+    craft(dir.path().join("morgue.db").to_str().unwrap());
+    for (format, file, rows) in
+        [("csv", "out.csv", 2), ("jsonl", "out.jsonl", 2), ("warc", "out.warc.gz", 0)]
+    {
+        let args = [
+            "stories",
+            "--source",
+            "Daily Planet",
+            "--since",
+            "2026-11-01",
+            "--one-per-cluster",
+            "--format",
+            format,
+            "-o",
+            file,
+            "storm OR budget",
+        ];
+        let output = morgue(dir.path(), &args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let text = std::fs::read_to_string(dir.path().join(format!("{file}.meta.json"))).unwrap();
+        let meta: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(meta["query"], "storm OR budget");
+        assert_eq!(meta["filters"]["sources"], serde_json::json!(["Daily Planet"]));
+        assert_eq!(meta["filters"]["since"], "2026-11-01");
+        assert_eq!(meta["filters"]["one_per_cluster"], true);
+        assert!(meta["filters"]["until"].is_null() && meta["filters"]["limit"].is_null());
+        assert_eq!(meta["format"], format);
+        assert_eq!(meta["rows"], rows, "{meta}");
+        assert_eq!(meta["morgue_version"], env!("CARGO_PKG_VERSION"));
+        assert!(chrono::DateTime::parse_from_rfc3339(meta["taken_at"].as_str().unwrap()).is_ok());
+        assert!(meta["seconds"].as_f64().unwrap() >= 0.0);
+        assert!(meta["archive"].as_str().unwrap().ends_with("morgue.db"), "{meta}");
+        // Its command takes the same export again, to standard output.
+        if format != "warc" {
+            let command: Vec<&str> =
+                meta["command"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+            assert_eq!(command[..2], ["morgue", "stories"]);
+            let again = morgue(dir.path(), &command[1..]);
+            assert!(again.status.success(), "{}", stderr(&again));
+            let first = std::fs::read_to_string(dir.path().join(file)).unwrap();
+            assert_eq!(stdout(&again), first);
+            assert_eq!(first.lines().count(), if format == "csv" { 3 } else { 2 });
+        }
+    }
+    // An export to standard output has no file to sit beside.
+    let output = morgue(dir.path(), &["stories", "--format", "csv"]);
+    assert!(output.status.success());
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".meta.json"))
+        .collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+}
