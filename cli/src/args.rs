@@ -136,11 +136,16 @@ pub(crate) enum Command {
         #[arg(long, value_name = "URL")]
         to: String,
     },
-    /// Serve the archive read-only on the web: a search page at `/`, a page per story
-    /// (`/stories/ID`), and a JSON API
+    /// Collection health: per source and day (UTC), feeds polled, pages fetched, failures by
+    /// kind, stories kept and duplicates found, over the last days; sources that went silent or
+    /// whose failures jumped are flagged. Reads only.
+    Stats(StatsArgs),
+    /// Serve the archive read-only on the web: a search page at `/` (results folded by cluster,
+    /// the attention chart, top sources and words), a page per story (`/stories/ID`: text,
+    /// provenance, removed sentences, URLs, its cluster and why), `/sources`, and a JSON API
     /// (`/api/stories` with the filters of `morgue stories` as query parameters, a page at a time;
-    /// `/api/stories/ID` with its text, URLs, duplicate links and cluster; `/api/sources`).
-    /// SIGINT or SIGTERM stop it after the requests in flight.
+    /// `/api/stories/ID`; `/api/counts`; `/api/top/sources`, `/api/top/words`; `/api/sources`,
+    /// `/api/collections`). SIGINT or SIGTERM stop it after the requests in flight.
     Serve {
         /// The address to listen on; port 0 picks a free port.
         #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
@@ -301,6 +306,33 @@ pub(crate) enum CountPeriod {
     Week,
     /// Calendar months.
     Month,
+}
+
+/// What `morgue stats` reports on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
+pub(crate) struct StatsArgs {
+    /// One row per source over the whole window (flags beside), or one per day and source.
+    #[arg(long, value_enum, default_value_t = StatsBy::Source)]
+    pub(crate) by: StatsBy,
+    /// How many days, today (UTC) included.
+    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(1..=3660))]
+    pub(crate) days: u32,
+    /// Days without a new story, before the archive's last active day, after which a source
+    /// counts as silent.
+    #[arg(long, value_name = "DAYS", default_value_t = 2)]
+    pub(crate) silent_after: u32,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CountsFormat::Table)]
+    pub(crate) format: CountsFormat,
+}
+
+/// The rows of `morgue stats`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum StatsBy {
+    /// One row per source, the window's totals, flagged.
+    Source,
+    /// One row per day and source.
+    Day,
 }
 
 /// How `morgue counts` writes its rows.

@@ -26,6 +26,7 @@ mod progress;
 mod serve;
 mod signals;
 mod sources;
+mod stats;
 mod status;
 mod stories;
 mod tag;
@@ -103,6 +104,12 @@ async fn run(args: Args) -> Result<()> {
         Command::Init => init(&database_url).await,
         Command::Migrate => migrate(&database_url).await,
         Command::Status => status::run(&open(&database_url).await?).await,
+        Command::Stats(args) => {
+            let archive = open(&database_url).await?;
+            let result = stats::run(&archive, &args, &mut std::io::stdout().lock()).await;
+            archive.close().await?;
+            result
+        }
         Command::Normalize(command) => {
             normalize::run(&command, std::io::stdin().lock(), std::io::stdout().lock())
         }

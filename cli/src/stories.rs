@@ -2,7 +2,10 @@
 //! JSON lines or WARC ([`engine::warc`]), to standard output or to a file.
 //!
 //! A file given with `--output` is written beside its final name and renamed into place at the
-//! end: an interrupted export leaves no half-written file behind.
+//! end: an interrupted export leaves no half-written file behind. Beside it goes a sidecar,
+//! `FILE.meta.json`, so that the export can be regenerated and its provenance told: the query
+//! and filters, the format, the rows written, when it was taken, how long it took, the morgue
+//! version and the archive (password masked).
 
 use std::fs::File;
 use std::io::{BufWriter, ErrorKind, Write};
@@ -49,6 +52,8 @@ pub(crate) async fn run(archive: &Archive, args: &StoriesArgs) -> Result<Option<
             }
         }
         Some(path) => {
+            let taken_at = chrono::Utc::now();
+            let started = std::time::Instant::now();
             let partial = partial_path(path);
             let file = File::create(&partial)
                 .with_context(|| format!("cannot create {}", partial.display()))?;
@@ -65,6 +70,8 @@ pub(crate) async fn run(archive: &Archive, args: &StoriesArgs) -> Result<Option<
             file.sync_all().context("cannot write the output")?;
             std::fs::rename(&partial, path)
                 .with_context(|| format!("cannot move the output to {}", path.display()))?;
+            let meta = sidecar(archive, args, written, taken_at, started.elapsed());
+            write_sidecar(path, &meta)?;
             Ok(Some(written))
         }
     }
@@ -129,6 +136,81 @@ fn selection_fields(args: &StoriesArgs) -> Vec<(String, String)> {
         fields.push(("limit".to_owned(), limit.to_string()));
     }
     fields
+}
+
+/// What an export to a file says of itself in its sidecar.
+fn sidecar(
+    archive: &Archive,
+    args: &StoriesArgs,
+    rows: u64,
+    taken_at: chrono::DateTime<chrono::Utc>,
+    took: std::time::Duration,
+) -> serde_json::Value {
+    let fields = selection_fields(args);
+    let all = |name: &str| -> Vec<&str> {
+        fields.iter().filter(|(key, _)| key == name).map(|(_, value)| value.as_str()).collect()
+    };
+    let one = |name: &str| all(name).first().map(|value| (*value).to_owned());
+    let format = match args.format {
+        ExportFormat::Csv => "csv",
+        ExportFormat::Jsonl => "jsonl",
+        ExportFormat::Warc => "warc",
+    };
+    serde_json::json!({
+        "query": one("query"),
+        "filters": {
+            "sources": all("source"),
+            "collections": all("collection"),
+            "since": one("since"),
+            "until": one("until"),
+            "language": one("language"),
+            "one_per_cluster": args.one_per_cluster,
+            "limit": args.limit,
+        },
+        "format": format,
+        "text": args.text,
+        "rows": rows,
+        "taken_at": taken_at.to_rfc3339(),
+        "seconds": took.as_secs_f64(),
+        "morgue_version": env!("CARGO_PKG_VERSION"),
+        "archive": archive.display_url(),
+        "command": command_line(args, format),
+    })
+}
+
+/// The `morgue stories` arguments that export the same stories again (to standard output).
+fn command_line(args: &StoriesArgs, format: &str) -> Vec<String> {
+    let mut line = vec!["morgue".to_owned(), "stories".to_owned()];
+    let mut query = None;
+    for (name, value) in selection_fields(args) {
+        match name.as_str() {
+            "query" => query = Some(value),
+            "one-per-cluster" => line.push("--one-per-cluster".to_owned()),
+            name => line.extend([format!("--{name}"), value]),
+        }
+    }
+    line.extend(["--format".to_owned(), format.to_owned()]);
+    if args.text {
+        line.push("--text".to_owned());
+    }
+    // Last, after `--`, so that a query starting with `-` is read as the query.
+    if let Some(query) = query {
+        line.extend(["--".to_owned(), query]);
+    }
+    line
+}
+
+/// Writes `FILE.meta.json` beside `path`, renamed into place like the export.
+fn write_sidecar(path: &Path, meta: &serde_json::Value) -> Result<()> {
+    let name = path.file_name().map(|name| name.to_string_lossy()).unwrap_or_default();
+    let sidecar = path.with_file_name(format!("{name}.meta.json"));
+    let partial = partial_path(&sidecar);
+    let mut text = serde_json::to_string_pretty(meta).context("cannot write the sidecar")?;
+    text.push('\n');
+    std::fs::write(&partial, text)
+        .with_context(|| format!("cannot write {}", partial.display()))?;
+    std::fs::rename(&partial, &sidecar)
+        .with_context(|| format!("cannot move the sidecar to {}", sidecar.display()))
 }
 
 /// The engine's selection, an unknown source name said with where to look.

@@ -1153,7 +1153,7 @@ fn serve_answers_the_api_and_the_search_page_read_only_and_stops_on_sigterm() {
     let word = title.split_whitespace().max_by_key(|w| w.len()).unwrap();
     let (_, html) =
         get(port, &format!("/?q={}", word.trim_matches(|c: char| !c.is_alphanumeric())));
-    assert!(html.contains("<table>"), "{html}");
+    assert!(html.contains(r#"<tr class="result">"#), "{html}");
     let story_page = format!("/stories/{}", clustered["id"]);
     let (status, html) = get(port, &story_page);
     assert_eq!(status, 200);

@@ -1,6 +1,8 @@
 //! Runs the `morgue` binary the way people do, in a temporary working directory.
 
 mod archive;
+// The web pages in headless Chromium, over WebDriver.
+mod browser;
 // Japanese and Chinese: tagging, extraction, title keys and dedup.
 #[cfg(all(feature = "ja", feature = "zh"))]
 mod cjk;
@@ -21,6 +23,8 @@ mod research;
 mod tag;
 // Architecture invariants checked over the source tree.
 mod tidy;
+// `morgue serve` on a crafted archive: the API, its limits and the pages.
+mod web;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -36,6 +36,7 @@ pub mod metrics;
 pub mod progress;
 pub mod reextract;
 pub mod selection;
+pub mod stats;
 pub mod warc;
 
 pub use error::{Error, Result, chain};

@@ -128,6 +128,26 @@ pub async fn among(archive: &Archive, story_ids: &[i64], methods: &[&str]) -> Re
     Ok(links)
 }
 
+/// Every link among these stories (both sides in the set), whatever its method, in the order
+/// they were recorded: the links inside a cluster, say.
+pub async fn within(archive: &Archive, story_ids: &[i64]) -> Result<Vec<Link>> {
+    let mut links = Vec::new();
+    let ids: std::collections::BTreeSet<i64> = story_ids.iter().copied().collect();
+    for chunk in story_ids.chunks(500) {
+        let rows = duplicate_link::Entity::find()
+            .filter(duplicate_link::Column::StoryId.is_in(chunk.iter().copied()))
+            .order_by_asc(duplicate_link::Column::Id)
+            .all(&archive.db)
+            .await
+            .doing("reading duplicate links")?;
+        for row in rows.into_iter().filter(|row| ids.contains(&row.of_story_id)) {
+            links.push(Link::try_from(row)?);
+        }
+    }
+    links.sort_by_key(|link| link.id);
+    Ok(links)
+}
+
 /// Every link in which the story takes part, either side, in the order they were recorded.
 pub async fn involving(archive: &Archive, story_id: i64) -> Result<Vec<Link>> {
     duplicate_link::Entity::find()

@@ -15,6 +15,7 @@
 //! - [`collections`]: named groups of sources, which queries and counts filter by;
 //! - [`counts`]: stories and story clusters a query selects per day, week or month;
 //! - [`top`]: the sources and words of a selection, raw and folded;
+//! - [`stats`]: polls, fetches, failures, stories and links per source and day (collection health);
 //! - [`merge`]: exact-match merging by lossy URL and by source, day and normalized title;
 //! - [`sentences`]: which story first had each sentence, per source and week;
 //! - [`signatures`]: each story's fuzzy-dedup signals, for comparing later batches;
@@ -60,6 +61,7 @@ pub mod search;
 pub mod sentences;
 pub mod signatures;
 pub mod sources;
+pub mod stats;
 pub mod stories;
 #[cfg(feature = "test-support")]
 pub mod testing;

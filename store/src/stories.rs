@@ -466,6 +466,25 @@ pub async fn get(archive: &Archive, id: i64) -> Result<Story> {
         .try_into()
 }
 
+/// The stories with these ids that exist, by id (an id not in the archive is left out).
+pub async fn get_many(archive: &Archive, ids: &[i64]) -> Result<Vec<Story>> {
+    let mut stories = Vec::with_capacity(ids.len());
+    // Bounded lists, well within every backend's limit on bound parameters.
+    for chunk in ids.chunks(500) {
+        let rows = story::Entity::find()
+            .filter(story::Column::Id.is_in(chunk.iter().copied()))
+            .all(&archive.db)
+            .await
+            .doing("reading stories")?;
+        for row in rows {
+            stories.push(Story::try_from(row)?);
+        }
+    }
+    stories.sort_by_key(|story| story.id);
+    stories.dedup_by_key(|story| story.id);
+    Ok(stories)
+}
+
 /// The story with this lossy URL, if any.
 pub async fn by_lossy_url(archive: &Archive, lossy_url: &str) -> Result<Option<Story>> {
     find_by_lossy_url(&archive.db, lossy_url).await

@@ -18,6 +18,8 @@ mod query;
 mod sentences;
 mod signatures;
 mod sources;
+// Collection health per source and day.
+mod stats;
 mod stories;
 // The text boundary: every column, arbitrary strings, both backends.
 mod text;
