@@ -175,7 +175,7 @@ pub async fn fill(archive: &Archive, stories: u64, seed: u64) -> Result<Generate
             let inserted = store::stories::insert_batch(archive, &batch).await?;
             ids.extend(inserted.into_iter().map(|(id, _)| id));
             batch.clear();
-            if ids.len() % PROGRESS_EVERY == 0 || i + 1 == stories {
+            if ids.len().is_multiple_of(PROGRESS_EVERY) || i + 1 == stories {
                 tracing::info!(
                     stories = ids.len(),
                     of = stories,
@@ -201,7 +201,7 @@ pub async fn fill(archive: &Archive, stories: u64, seed: u64) -> Result<Generate
         .collect();
     for (done, chunk) in clusters.chunks(BATCH).enumerate() {
         store::clusters::create_many(archive, chunk).await?;
-        if ((done + 1) * BATCH) % (PROGRESS_EVERY / 2) == 0 {
+        if ((done + 1) * BATCH).is_multiple_of(PROGRESS_EVERY / 2) {
             tracing::info!(
                 clusters = (done + 1) * BATCH,
                 of = clusters.len(),
