@@ -78,7 +78,7 @@ pub async fn sources(archive: &Archive, filter: &Filter, limit: usize) -> Result
 ///
 /// A story's words are read from `stories.search_words`, where they are written folded and each
 /// once already (title and searchable text, as the index holds them); a story whose words are not
-/// written yet is folded here the same way ([`search::column`]). When the index decides the query
+/// written yet is folded here the same way (`search::column`). When the index decides the query
 /// exactly, the sample is one statement over three columns; otherwise the candidates are read
 /// whole and checked ([`crate::matching::Matcher::matches`]).
 pub async fn words(archive: &Archive, filter: &Filter, limit: usize) -> Result<Vec<Top<String>>> {
