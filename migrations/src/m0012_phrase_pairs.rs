@@ -5,7 +5,7 @@
 //! middle dot is no letter or digit, so it is never part of a word). Both backends index the
 //! pairs with the words, as more terms of the same index: a phrase of two words is then one
 //! term, and a longer phrase the pairs it is made of (a superset, checked in Rust). See
-//! `store::search`.
+//! the `search` module of `store`.
 //!
 //! - SQLite: the FTS5 table of `m0002_word_search` again, with the pairs as a second column (its
 //!   `ascii` tokeniser keeps `a·b` whole: it splits only at ASCII characters), and its triggers
