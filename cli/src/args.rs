@@ -393,9 +393,13 @@ pub(crate) enum BenchCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Build the archive here instead of in a temporary directory (a SQLite path or a
-        /// postgres:// URL of a database that may be emptied).
+        /// postgres:// URL; the database is created if missing and must hold no stories).
         #[arg(long, value_name = "URL")]
         archive: Option<String>,
+        /// Measure the archive `--archive` names as it is when an earlier run with the same
+        /// `--stories` and `--seed` filled it, instead of filling it again.
+        #[arg(long, requires = "archive")]
+        reuse: bool,
     },
 }
 

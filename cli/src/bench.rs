@@ -93,8 +93,13 @@ pub(crate) fn peak_rss_kib() -> Option<u64> {
 
 /// Runs `morgue bench archive`: fills an archive with `stories` generated stories, then times
 /// the research queries (module docs of [`archive_bench`]).
-pub(crate) async fn archive(stories: u64, seed: u64, archive_url: Option<String>) -> Result<()> {
-    archive_bench::run(stories, seed, archive_url).await
+pub(crate) async fn archive(
+    stories: u64,
+    seed: u64,
+    archive_url: Option<String>,
+    reuse: bool,
+) -> Result<()> {
+    archive_bench::run(stories, seed, archive_url, reuse).await
 }
 
 /// `morgue bench archive`: a generated archive of realistic shape (`engine::generate`), and the
@@ -105,7 +110,7 @@ mod archive_bench {
 
     use std::io::Write as _;
 
-    use anyhow::Result;
+    use anyhow::{Result, bail};
     use chrono::{Days, NaiveDate};
     use engine::generate::{COLLECTIONS, Rng};
     use engine::selection::{CountsRequest, Selection, TopKind};
@@ -115,25 +120,71 @@ mod archive_bench {
 
     const RUNS: usize = 20;
 
-    pub(super) async fn run(stories: u64, seed: u64, archive_url: Option<String>) -> Result<()> {
+    pub(super) async fn run(
+        stories: u64,
+        seed: u64,
+        archive_url: Option<String>,
+        reuse: bool,
+    ) -> Result<()> {
         let temp = super::tempfile_dir()?;
+        let result = measure(stories, seed, archive_url, reuse, &temp).await;
+        let _ = std::fs::remove_dir_all(&temp);
+        result
+    }
+
+    async fn measure(
+        stories: u64,
+        seed: u64,
+        archive_url: Option<String>,
+        reuse: bool,
+        temp: &std::path::Path,
+    ) -> Result<()> {
         let url = archive_url.unwrap_or_else(|| temp.join("bench.db").display().to_string());
         let archive = Archive::open(&url, OpenMode::Create).await?;
         archive.migrate().await?;
+        let held = store::stories::count(&archive).await?;
         let started = Instant::now();
-        let generated = engine::generate::fill(&archive, stories, seed).await?;
-        let words = &generated.words;
+        let words = match (held, reuse) {
+            (0, false) => {
+                let words = engine::generate::fill(&archive, stories, seed).await?.words;
+                // Statistics for the planners, as after any bulk load.
+                archive.execute_unprepared("ANALYZE").await?;
+                words
+            }
+            (held, true) if held == stories => engine::generate::vocabulary(seed),
+            (held, true) => bail!(
+                "the archive at {} holds {held} stories, not the {stories} of `--stories`: \
+                 `--reuse` measures an archive an earlier run filled with the same `--stories` \
+                 and `--seed`",
+                archive.display_url()
+            ),
+            (held, false) => bail!(
+                "the archive at {} holds {held} stories already: name an empty or new database, \
+                 or add `--reuse` to measure it as it is",
+                archive.display_url()
+            ),
+        };
         let mut rng = engine::generate::Rng(seed ^ 0x5EED);
         outln!("archive              {}", archive.display_url());
         outln!("stories              {stories}");
-        outln!("fill seconds         {:.0}", started.elapsed().as_secs_f64());
-        report(&archive, words, &mut rng).await?;
+        if reuse {
+            outln!("fill seconds         (reused)");
+        } else {
+            outln!("fill seconds         {:.0}", started.elapsed().as_secs_f64());
+        }
+        report(&archive, &words, &mut rng).await?;
+        if let Some(load) = load_average() {
+            outln!("load average         {load} (1, 5, 15 min; {} cores)", cores());
+        }
         for (name, bytes) in archive.story_index_sizes().await? {
             outln!("size {name:<40} {:>8.1} MiB", bytes as f64 / (1024.0 * 1024.0));
         }
         archive.close().await?;
-        let _ = std::fs::remove_dir_all(&temp);
         Ok(())
+    }
+
+    fn cores() -> usize {
+        std::thread::available_parallelism().map_or(1, usize::from)
     }
 
     /// Times `RUNS` runs of each kind of query and prints p50 and p95.
@@ -151,10 +202,12 @@ mod archive_bench {
         ];
         for (k, kind) in kinds.into_iter().enumerate() {
             let mut times = Vec::with_capacity(RUNS);
+            let mut cpu = Vec::with_capacity(RUNS);
             for _ in 0..RUNS {
                 let (a, b, c) = (word(rng), word(rng), word(rng));
                 let start = day(rng.below(330) as u64);
                 let t = Instant::now();
+                let on_cpu = process_cpu();
                 match k {
                     0 => {
                         let filter = Filter {
@@ -215,15 +268,47 @@ mod archive_bench {
                     }
                 }
                 times.push(t.elapsed());
+                if let (Some(before), Some(after)) = (on_cpu, process_cpu()) {
+                    cpu.push(after.saturating_sub(before));
+                }
             }
             times.sort();
+            cpu.sort();
             let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+            let p95 = (RUNS * 95).div_ceil(100) - 1;
+            let on_cpu = match cpu.len() {
+                RUNS => format!(
+                    "  (this process on a CPU: p50 {:>7.1} ms  p95 {:>7.1} ms)",
+                    ms(cpu[RUNS / 2]),
+                    ms(cpu[p95])
+                ),
+                _ => String::new(),
+            };
             outln!(
-                "{kind:<28} p50 {:>8.1} ms  p95 {:>8.1} ms",
+                "{kind:<28} p50 {:>8.1} ms  p95 {:>8.1} ms{on_cpu}",
                 ms(times[RUNS / 2]),
-                ms(times[(RUNS * 95).div_ceil(100) - 1])
+                ms(times[p95])
             );
         }
         Ok(())
+    }
+
+    /// The time this process's threads have spent on a CPU (Linux: the first field of each
+    /// thread's `schedstat`, in ns): unlike wall time, not inflated by other processes taking
+    /// the cores, but blind to the work of a database server in another process.
+    fn process_cpu() -> Option<Duration> {
+        let mut total = 0u64;
+        for task in std::fs::read_dir("/proc/self/task").ok()? {
+            let path = task.ok()?.path().join("schedstat");
+            let Ok(text) = std::fs::read_to_string(path) else { continue };
+            total += text.split_whitespace().next()?.parse::<u64>().ok()?;
+        }
+        Some(Duration::from_nanos(total))
+    }
+
+    /// The system's load averages over 1, 5 and 15 minutes (Linux), as written.
+    pub(super) fn load_average() -> Option<String> {
+        let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+        Some(text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
     }
 }

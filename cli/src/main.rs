@@ -168,8 +168,8 @@ async fn run(args: Args) -> Result<()> {
         Command::Bench(BenchCommand::Crawl { hosts, articles, concurrency, seed, archive }) => {
             bench::crawl(hosts, articles, concurrency, seed, archive).await
         }
-        Command::Bench(BenchCommand::Archive { stories, seed, archive }) => {
-            bench::archive(stories, seed, archive).await
+        Command::Bench(BenchCommand::Archive { stories, seed, archive, reuse }) => {
+            bench::archive(stories, seed, archive, reuse).await
         }
         Command::Tag { lang } => tag::run(&lang, std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Extract(command) => extract::run(&command),

@@ -22,6 +22,10 @@ pub const SOURCES: usize = 200;
 pub const COLLECTIONS: usize = 10;
 /// Words in the vocabulary.
 pub const VOCABULARY: usize = 20_000;
+/// Stories (and clusters) written a transaction at a time.
+const BATCH: usize = 1_000;
+/// A progress line in the log every this many stories.
+const PROGRESS_EVERY: usize = 50_000;
 
 /// A small deterministic generator (splitmix64).
 #[derive(Debug, Clone)]
@@ -93,6 +97,11 @@ impl Words {
     }
 }
 
+/// The vocabulary [`fill`] draws from for `seed`, commonest first (what it returns).
+pub fn vocabulary(seed: u64) -> Vec<String> {
+    Words::new(&mut Rng(seed)).words
+}
+
 /// Fills an empty migrated archive with `stories` generated stories (module docs).
 pub async fn fill(archive: &Archive, stories: u64, seed: u64) -> Result<Generated> {
     let mut rng = Rng(seed);
@@ -114,10 +123,16 @@ pub async fn fill(archive: &Archive, stories: u64, seed: u64) -> Result<Generate
         store::collections::add_sources(archive, collection.id, &members).await?;
     }
     let first = NaiveDate::from_ymd_opt(2025, 1, 1).unwrap_or_default();
-    // Recent originals that copies are made of: (id, title, text, day).
-    let mut originals: Vec<(i64, String, String, NaiveDate)> = Vec::new();
-    let mut clusters: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+    let started = std::time::Instant::now();
+    // Recent originals that copies are made of: (story number, title, text, day).
+    let mut originals: Vec<(usize, String, String, NaiveDate)> = Vec::new();
+    // Copies by the number of their original.
+    let mut clusters: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    // Each story's id, by its number.
+    let mut ids: Vec<i64> = Vec::with_capacity(usize::try_from(stories).unwrap_or(0));
+    let mut batch = Vec::with_capacity(BATCH);
     for i in 0..stories {
+        let number = ids.len() + batch.len();
         let source = rng.below(SOURCES);
         let copy_of = (!originals.is_empty() && rng.below(5) == 0)
             .then(|| originals.len() - 1 - rng.below(originals.len().min(500)));
@@ -136,7 +151,16 @@ pub async fn fill(archive: &Archive, stories: u64, seed: u64) -> Result<Generate
                 (words.sentence(rng, 8), text, day)
             }
         };
-        let new = NewStory {
+        match copy_of {
+            Some(at) => clusters.entry(originals[at].0).or_default().push(number),
+            None => {
+                originals.push((number, title.clone(), text.clone(), day));
+                if originals.len() > 5_000 {
+                    originals.drain(..2_500);
+                }
+            }
+        }
+        batch.push(NewStory {
             source_id: source_ids[source],
             url: format!("https://source{source}.example/{i}"),
             lossy_url: format!("http://source{source}.example/{i}"),
@@ -146,31 +170,45 @@ pub async fn fill(archive: &Archive, stories: u64, seed: u64) -> Result<Generate
             published_day: Some(day),
             extractor_version: "generated".to_owned(),
             ..NewStory::default()
-        };
-        let id = store::stories::insert(archive, &new).await?.story().id;
-        match copy_of {
-            Some(at) => clusters.entry(originals[at].0).or_default().push(id),
-            None => {
-                originals.push((id, new.title.unwrap_or_default(), new.text, day));
-                if originals.len() > 5_000 {
-                    originals.drain(..2_500);
-                }
+        });
+        if batch.len() == BATCH || i + 1 == stories {
+            let inserted = store::stories::insert_batch(archive, &batch).await?;
+            ids.extend(inserted.into_iter().map(|(id, _)| id));
+            batch.clear();
+            if ids.len().is_multiple_of(PROGRESS_EVERY) || i + 1 == stories {
+                tracing::info!(
+                    stories = ids.len(),
+                    of = stories,
+                    seconds = started.elapsed().as_secs(),
+                    "filling the archive"
+                );
             }
         }
-        if (i + 1) % 100_000 == 0 {
-            tracing::info!(stories = i + 1, "generating the archive");
-        }
     }
-    for (representative, copies) in clusters {
-        let members: Vec<Member> = copies
-            .into_iter()
-            .map(|story_id| Member {
-                story_id,
-                relation: Some("duplicate".to_owned()),
-                score: Some(1.0),
-            })
-            .collect();
-        store::clusters::create(archive, representative, &members).await?;
+    let clusters: Vec<(i64, Vec<Member>)> = clusters
+        .into_iter()
+        .map(|(original, copies)| {
+            let members = copies
+                .into_iter()
+                .map(|copy| Member {
+                    story_id: ids[copy],
+                    relation: Some("duplicate".to_owned()),
+                    score: Some(1.0),
+                })
+                .collect();
+            (ids[original], members)
+        })
+        .collect();
+    for (done, chunk) in clusters.chunks(BATCH).enumerate() {
+        store::clusters::create_many(archive, chunk).await?;
+        if ((done + 1) * BATCH).is_multiple_of(PROGRESS_EVERY / 2) {
+            tracing::info!(
+                clusters = (done + 1) * BATCH,
+                of = clusters.len(),
+                seconds = started.elapsed().as_secs(),
+                "clustering the copies"
+            );
+        }
     }
     Ok(Generated { words: words.words })
 }

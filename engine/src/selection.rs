@@ -357,11 +357,14 @@ impl Selection {
     ) -> Result<(Vec<Selected>, Option<i64>)> {
         let mut selected = Vec::new();
         let mut rejected = 0;
+        // When the index decides the query, every story read is kept: read no more than needed.
+        let exact = self.filter.query.as_ref().is_none_or(Matcher::exact);
         while (selected.len() as u64) < limit {
             if rejected >= budget {
                 return Ok((selected, Some(after)));
             }
-            let page = store::stories::page(archive, &self.filter, after, PAGE).await?;
+            let want = if exact { limit - selected.len() as u64 } else { PAGE };
+            let page = store::stories::page(archive, &self.filter, after, want.min(PAGE)).await?;
             if page.is_empty() {
                 return Ok((selected, None));
             }

@@ -27,6 +27,7 @@ mod m0007_cluster_representatives;
 mod m0008_host_turns;
 mod m0009_claims;
 mod m0011_fetch_requests;
+mod m0012_phrase_pairs;
 mod m0013_fetch_lossy_urls;
 
 /// The archive's migrations, in the order they apply.
@@ -47,6 +48,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0008_host_turns::Migration),
             Box::new(m0009_claims::Migration),
             Box::new(m0011_fetch_requests::Migration),
+            Box::new(m0012_phrase_pairs::Migration),
             Box::new(m0013_fetch_lossy_urls::Migration),
         ]
     }

@@ -65,6 +65,77 @@ pub async fn create(archive: &Archive, representative: i64, members: &[Member]) 
     get(archive, id).await
 }
 
+/// Creates many clusters at once, in one transaction: for bulk loads (`morgue bench archive`).
+/// Each is a representative and its other members; none of the stories may be in a cluster
+/// already, nor in two of `clusters` ([`Error::Conflict`], and nothing is written). Returns the
+/// new clusters' ids, in order.
+pub async fn create_many(archive: &Archive, clusters: &[(i64, Vec<Member>)]) -> Result<Vec<i64>> {
+    let mut story_ids = Vec::new();
+    for (representative, members) in clusters {
+        story_ids.push(*representative);
+        story_ids.extend(members.iter().map(|m| m.story_id).filter(|id| id != representative));
+    }
+    let mut unique = BTreeSet::new();
+    if let Some(twice) = story_ids.iter().find(|&&id| !unique.insert(id)) {
+        return Err(Error::Conflict { what: format!("story {twice} is in two new clusters") });
+    }
+    let txn = archive.begin_write().await?;
+    for chunk in story_ids.chunks(500) {
+        let clustered: Option<i64> = cluster_member::Entity::find()
+            .select_only()
+            .column(cluster_member::Column::StoryId)
+            .filter(cluster_member::Column::StoryId.is_in(chunk.iter().copied()))
+            .into_tuple()
+            .one(&txn)
+            .await
+            .doing("reading cluster members")?;
+        if let Some(story_id) = clustered {
+            return Err(Error::Conflict { what: format!("story {story_id} is in a cluster") });
+        }
+    }
+    let now = Utc::now();
+    let mut ids = Vec::with_capacity(clusters.len());
+    let mut rows = Vec::new();
+    for (representative, members) in clusters {
+        let row = story_cluster::ActiveModel {
+            id: NotSet,
+            representative_story_id: Set(*representative),
+            created_at: Set(now),
+            updated_at: Set(now),
+        };
+        let id = story_cluster::Entity::insert(row)
+            .exec(&txn)
+            .await
+            .doing("creating a cluster")?
+            .last_insert_id;
+        ids.push(id);
+        rows.push(cluster_member::ActiveModel {
+            story_id: Set(*representative),
+            cluster_id: Set(id),
+            relation: Set(None),
+            score: Set(None),
+        });
+        for member in members.iter().filter(|m| m.story_id != *representative) {
+            rows.push(cluster_member::ActiveModel {
+                story_id: Set(member.story_id),
+                cluster_id: Set(id),
+                relation: Set(crate::text::line_opt(member.relation.as_deref())),
+                score: Set(member.score),
+            });
+        }
+    }
+    let mut rows = rows.into_iter().peekable();
+    while rows.peek().is_some() {
+        cluster_member::Entity::insert_many(rows.by_ref().take(500))
+            .exec_without_returning(&txn)
+            .await
+            .doing("adding cluster members")?;
+    }
+    write_representatives(&txn, &story_ids).await?;
+    txn.commit().await.doing("committing clusters")?;
+    Ok(ids)
+}
+
 /// Replaces a cluster's representative and members.
 pub async fn replace(
     archive: &Archive,

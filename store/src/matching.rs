@@ -11,18 +11,23 @@
 //!   no stemming), with the same tree as a `tsquery` (`'flood' & ('storm' | 'hurri':*) &
 //!   !'sport'`). Both hold exactly the words `search` wrote, so both find the same stories.
 //! - Sources, collections and languages are plain column conditions.
-//! - Phrases and `title:` are not in the index: the words a story is found by are kept once each,
-//!   title and text together, without positions. The index gives the stories with every word
-//!   of the phrase (or of the title's query, anywhere), and [`Matcher::matches`] checks each
-//!   candidate over its folded title and text, word by word, with the same folding on both
-//!   backends. Positions in the index (FTS5 phrases, `tsvector` positions with `<->`) were the
-//!   alternative: they would double the index on both backends for the one operator, and the
-//!   two backends would still have to agree on what a position is (title and text apart, CJK
-//!   pairs); the check over the text is one piece of Rust code for both.
+//! - Phrases are answered by the index too: beside its words, each story keeps every pair of
+//!   neighbouring words of its title and of its text (`stories.search_pairs`, `a·b`, see
+//!   [`search`]), indexed with the words. A phrase of two words is its one pair, exactly; a longer
+//!   phrase asks for all its pairs, a superset (the pairs may stand apart) that
+//!   [`Matcher::matches`] checks over the folded title and text.
+//! - `title:` is not in the index (title and text words are kept together): the index gives the
+//!   stories with the words anywhere, and [`Matcher::matches`] checks each candidate's title.
+//!
+//! Pairs were chosen over positions in the index (FTS5 phrase queries, `tsvector` positions with
+//! `<->`): PostgreSQL keeps at most 255 positions a word and none past 16,383, so its index would
+//! miss phrases in long texts, and the two backends would have to agree on what a position is
+//! (title and text apart, CJK pairs). A pair is one more term, the same on both backends, built by
+//! one piece of Rust code; it costs about as much index as the words themselves.
 //!
 //! The condition is a superset of the matches, and [`Matcher::exact`] says when it is the
-//! matches themselves (no phrase and no `title:` where the index cannot tell, every story's
-//! words written): callers that count in SQL need that; others run [`Matcher::matches`] on each
+//! matches themselves (no phrase of three words or more and no `title:` where the index cannot tell,
+//! every story's words written): callers that count in SQL need that; others run [`Matcher::matches`] on each
 //! candidate, which is always right.
 
 use sea_orm::DatabaseBackend;
@@ -145,6 +150,13 @@ fn index_expr(node: &Node, backend: DatabaseBackend) -> Option<(String, bool)> {
     };
     match node {
         Node::Words(words) => Some((all(words), true)),
+        // Two words: the one pair, exactly. More: every pair of neighbours, in any order, so a
+        // superset that [`Matcher::matches`] decides.
+        Node::Phrase(words) if words.len() >= 2 => {
+            let pairs: Vec<String> =
+                words.windows(2).map(|pair| search::pair(&pair[0], &pair[1])).collect();
+            Some((all(&pairs), words.len() == 2))
+        }
         Node::Phrase(words) => Some((all(words), false)),
         Node::Prefix(prefix) => {
             Some((format!("{}{}", lexeme(prefix), if postgres { ":*" } else { " *" }), true))
@@ -199,7 +211,7 @@ fn index_and(parts: &[Node], backend: DatabaseBackend) -> Option<(String, bool)>
 fn index_condition(expr: String, backend: DatabaseBackend, unindexed: bool) -> Expr {
     let selects = match backend {
         DatabaseBackend::Postgres => Expr::cust_with_values(
-            r#"array_to_tsvector(string_to_array("stories"."search_words", ' ')) @@ CAST($1 AS tsquery)"#,
+            r#"array_to_tsvector(array_cat(string_to_array("stories"."search_words", ' '), string_to_array("stories"."search_pairs", ' '))) @@ CAST($1 AS tsquery)"#,
             [expr],
         ),
         _ => Expr::cust_with_values(

@@ -8,6 +8,10 @@
 //! on SQLite, a GIN index over the words as a `tsvector` on PostgreSQL (each word one lexeme, as
 //! written; migration `m0006_queries_and_collections`).
 //!
+//! Beside its words, each story keeps the pairs of neighbouring words of its title and of its text
+//! (`stories.search_pairs`, `a·b`, migration `m0012_phrase_pairs`), indexed with the words, so
+//! the index answers phrases ([`crate::matching`]).
+//!
 //! Chinese, Japanese and Korean write words without spaces between them (Korean puts its particles
 //! on the word: `서울에서`, in Seoul), so a run of their characters is indexed as its characters
 //! and each pair of neighbours (`東京で地震` as `東 東京 京 京で で で地 地 地震 震`), the way
@@ -158,11 +162,14 @@ pub(crate) fn indexed(folded: &str) -> Indexed<'_> {
 
 /// What `stories.search_words` holds for a story with this title and searchable text.
 pub(crate) fn column(title: Option<&str>, searchable: &str) -> String {
-    let title = fold_text(title.unwrap_or_default(), FoldOptions { diacritics: true });
-    let text = fold_text(searchable, FoldOptions { diacritics: true });
+    words_column(&fold(title.unwrap_or_default()), &fold(searchable))
+}
+
+/// [`column`] of a title and a text folded already.
+fn words_column(title: &str, text: &str) -> String {
     let mut words = Vec::new();
-    for_each_word(&title, Pieces::Index, |word| words.push(word));
-    for_each_word(&text, Pieces::Index, |word| words.push(word));
+    for_each_word(title, Pieces::Index, |word| words.push(word));
+    for_each_word(text, Pieces::Index, |word| words.push(word));
     let mut seen = HashSet::new();
     let mut column = String::new();
     for word in words {
@@ -174,6 +181,51 @@ pub(crate) fn column(title: Option<&str>, searchable: &str) -> String {
         }
     }
     column
+}
+
+/// What joins the two words of a pair in `stories.search_pairs` (`a·b`): no letter or digit, so
+/// never part of a word, and not ASCII, so SQLite's `ascii` tokeniser keeps the pair whole.
+pub(crate) const PAIR: char = '\u{B7}';
+
+/// A pair of neighbouring words as the index holds it (see [`pairs`]).
+pub(crate) fn pair(first: &str, second: &str) -> String {
+    format!("{first}{PAIR}{second}")
+}
+
+/// What `stories.search_pairs` holds for a story with this title and searchable text: each pair of
+/// neighbouring words (as phrases see them, [`phrase_words`]) within the title and within the
+/// text, each once, space-separated; none with a word the index does not keep.
+#[cfg(test)]
+pub(crate) fn pairs(title: Option<&str>, searchable: &str) -> String {
+    terms(title, searchable).1
+}
+
+/// What `stories.search_words` and `stories.search_pairs` hold for a story with this title and
+/// searchable text ([`column`], [`pairs`]), each text folded once.
+pub(crate) fn terms(title: Option<&str>, searchable: &str) -> (String, String) {
+    let title = fold(title.unwrap_or_default());
+    let text = fold(searchable);
+    let mut seen = HashSet::new();
+    let mut pairs = String::new();
+    for part in [&title, &text] {
+        let mut sequence = Vec::new();
+        for_each_word(part, Pieces::Query, |word| sequence.push(word));
+        for window in sequence.windows(2) {
+            let [first, second] = window else { continue };
+            if first.len() > MAX_WORD_BYTES || second.len() > MAX_WORD_BYTES {
+                continue;
+            }
+            let pair = pair(first, second);
+            if !seen.contains(&pair) {
+                if !pairs.is_empty() {
+                    pairs.push(' ');
+                }
+                pairs.push_str(&pair);
+                seen.insert(pair);
+            }
+        }
+    }
+    (words_column(&title, &text), pairs)
 }
 
 /// Whether some story's words are not written yet (found by a partial index: quick either way).
@@ -190,7 +242,7 @@ pub(crate) async fn any_missing(db: &impl ConnectionTrait) -> Result<bool> {
     Ok(first.is_some())
 }
 
-/// Writes the search words of one story, from its title and searchable text as stored.
+/// Writes the search words and pairs of one story, from its title and searchable text as stored.
 pub(crate) async fn refresh(db: &impl ConnectionTrait, story_id: i64) -> Result<()> {
     let row = story::Entity::find_by_id(story_id)
         .select_only()
@@ -200,9 +252,11 @@ pub(crate) async fn refresh(db: &impl ConnectionTrait, story_id: i64) -> Result<
         .await
         .doing("reading a story's words")?;
     let Some((title, text, searchable)) = row else { return Ok(()) };
-    let words = column(title.as_deref(), searchable.as_deref().unwrap_or(&text));
+    let searchable = searchable.as_deref().unwrap_or(&text);
+    let (words, pairs) = terms(title.as_deref(), searchable);
     story::Entity::update_many()
         .col_expr(story::Column::SearchWords, Expr::value(words))
+        .col_expr(story::Column::SearchPairs, Expr::value(pairs))
         .filter(story::Column::Id.eq(story_id))
         .exec(db)
         .await
@@ -256,6 +310,22 @@ mod tests {
     fn the_column_holds_title_and_text_words_once() {
         assert_eq!(column(Some("Malmö wins"), "MALMO WINS again."), "malmo wins again");
         assert_eq!(column(None, ""), "");
+    }
+
+    #[test]
+    fn pairs_are_neighbours_within_the_title_or_the_text() {
+        assert_eq!(
+            pairs(Some("Storm hits"), "the coast, the coast."),
+            "storm·hits the·coast coast·the"
+        );
+        assert_eq!(pairs(Some("東京で"), "a"), "東京·京で");
+        assert_eq!(pairs(None, ""), "");
+        let long = "x".repeat(MAX_WORD_BYTES + 1);
+        assert_eq!(pairs(None, &format!("a {long} b c")), "b·c");
+        assert_eq!(
+            terms(Some("Storm hits"), "the coast").0,
+            column(Some("Storm hits"), "the coast")
+        );
     }
 
     #[test]

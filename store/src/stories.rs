@@ -222,6 +222,7 @@ fn stored_fields(new: &NewStory) -> NewStory {
 /// as [`text`] says.
 pub async fn insert(archive: &Archive, new: &NewStory) -> Result<Inserted> {
     let new = &stored_fields(new);
+    let (words, pairs) = search::terms(new.title.as_deref(), &new.text);
     let txn = archive.begin_write().await?;
     let row = story::ActiveModel {
         id: NotSet,
@@ -234,7 +235,8 @@ pub async fn insert(archive: &Archive, new: &NewStory) -> Result<Inserted> {
         normalized_title: Set(new.normalized_title.clone()),
         text: Set(new.text.clone()),
         searchable_text: Set(None),
-        search_words: Set(Some(search::column(new.title.as_deref(), &new.text))),
+        search_words: Set(Some(words)),
+        search_pairs: Set(Some(pairs)),
         language: Set(new.language.clone()),
         authors: Set(json::encode(&new.authors)),
         published_at: Set(new.published_at),
@@ -258,6 +260,114 @@ pub async fn insert(archive: &Archive, new: &NewStory) -> Result<Inserted> {
     }
     txn.commit().await.doing("committing a story")?;
     Ok(if inserted { Inserted::New(stored) } else { Inserted::Existing(stored) })
+}
+
+/// Stories a batch insert writes per statement: well within both backends' limits on bound
+/// parameters (19 a row).
+const INSERT_ROWS: usize = 500;
+
+/// Inserts many stories at once, as [`insert`] does each (a story whose lossy URL is stored
+/// already, or comes earlier in `stories`, is not written again), in one transaction and a few
+/// statements: for bulk loads (`morgue bench archive`), where a transaction a story is the whole
+/// cost. Returns the stored story's id for each of `stories`, in order, and whether it is new.
+pub async fn insert_batch(archive: &Archive, stories: &[NewStory]) -> Result<Vec<(i64, bool)>> {
+    let stored: Vec<NewStory> = stories.iter().map(stored_fields).collect();
+    let txn = archive.begin_write().await?;
+    let keys: Vec<&str> = stored.iter().map(|new| new.lossy_url.as_str()).collect();
+    let mut ids = ids_by_lossy_url(&txn, &keys).await?;
+    let existing: std::collections::HashSet<String> = ids.keys().cloned().collect();
+    let mut fresh: Vec<&NewStory> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut is_new = Vec::with_capacity(stored.len());
+    for new in &stored {
+        let first = !existing.contains(&new.lossy_url) && seen.insert(new.lossy_url.as_str());
+        if first {
+            fresh.push(new);
+        }
+        is_new.push(first);
+    }
+    let now = Utc::now();
+    for chunk in fresh.chunks(INSERT_ROWS) {
+        let rows = chunk.iter().map(|new| {
+            let (words, pairs) = search::terms(new.title.as_deref(), &new.text);
+            story::ActiveModel {
+                id: NotSet,
+                source_id: Set(new.source_id),
+                fetch_id: Set(new.fetch_id),
+                url: Set(new.url.clone()),
+                lossy_url: Set(new.lossy_url.clone()),
+                canonical_url: Set(new.canonical_url.clone()),
+                title: Set(new.title.clone()),
+                normalized_title: Set(new.normalized_title.clone()),
+                text: Set(new.text.clone()),
+                searchable_text: Set(None),
+                search_words: Set(Some(words)),
+                search_pairs: Set(Some(pairs)),
+                language: Set(new.language.clone()),
+                authors: Set(json::encode(&new.authors)),
+                published_at: Set(new.published_at),
+                published_day: Set(new.published_day),
+                provenance: Set(json::encode(&new.provenance)),
+                extractor_version: Set(new.extractor_version.clone()),
+                created_at: Set(now),
+                cluster_representative: Set(None),
+            }
+        });
+        story::Entity::insert_many(rows)
+            .exec_without_returning(&txn)
+            .await
+            .doing("inserting stories")?;
+    }
+    let fresh_keys: Vec<&str> = fresh.iter().map(|new| new.lossy_url.as_str()).collect();
+    let inserted = ids_by_lossy_url(&txn, &fresh_keys).await?;
+    for chunk in fresh.chunks(INSERT_ROWS) {
+        let rows = chunk.iter().map(|new| story_url::ActiveModel {
+            id: NotSet,
+            story_id: Set(inserted.get(&new.lossy_url).copied().unwrap_or_default()),
+            url: Set(new.url.clone()),
+            lossy_url: Set(new.lossy_url.clone()),
+            kind: Set(UrlKind::First.as_str().to_owned()),
+            created_at: Set(now),
+        });
+        story_url::Entity::insert_many(rows)
+            .on_conflict_do_nothing_on([story_url::Column::Url])
+            .exec_without_returning(&txn)
+            .await
+            .doing("recording story URLs")?;
+    }
+    txn.commit().await.doing("committing stories")?;
+    ids.extend(inserted);
+    stored
+        .iter()
+        .zip(is_new)
+        .map(|(new, is_new)| {
+            let id = ids
+                .get(&new.lossy_url)
+                .copied()
+                .ok_or_else(|| Error::NotFound { what: format!("story {}", new.lossy_url) })?;
+            Ok((id, is_new))
+        })
+        .collect()
+}
+
+/// The ids of the stories with these lossy URLs, by lossy URL.
+async fn ids_by_lossy_url(
+    db: &impl ConnectionTrait,
+    keys: &[&str],
+) -> Result<std::collections::HashMap<String, i64>> {
+    let mut ids = std::collections::HashMap::new();
+    for chunk in keys.chunks(INSERT_ROWS) {
+        let rows: Vec<(i64, String)> = story::Entity::find()
+            .select_only()
+            .columns([story::Column::Id, story::Column::LossyUrl])
+            .filter(story::Column::LossyUrl.is_in(chunk.iter().copied()))
+            .into_tuple()
+            .all(db)
+            .await
+            .doing("looking up stories by lossy URL")?;
+        ids.extend(rows.into_iter().map(|(id, key)| (key, id)));
+    }
+    Ok(ids)
 }
 
 async fn find_by_lossy_url(db: &impl ConnectionTrait, lossy_url: &str) -> Result<Option<Story>> {

@@ -40,17 +40,15 @@ pub async fn sources(archive: &Archive, filter: &Filter, limit: usize) -> Result
     let filter = Filter { one_per_cluster: false, ..filter.clone() };
     let (condition, exact) = filter.condition(archive).await?;
     let mut counted: Vec<Top<i64>> = if exact {
-        let rows: Vec<(i64, i64, i64)> = story::Entity::find()
+        let select = story::Entity::find()
             .select_only()
             .column(story::Column::SourceId)
             .column_as(Expr::cust("COUNT(*)"), "stories")
             .column_as(Expr::cust(crate::counts::COUNT_CLUSTERS), "clusters")
             .filter(condition)
-            .group_by(story::Column::SourceId)
-            .into_tuple()
-            .all(&archive.db)
-            .await
-            .doing("counting stories per source")?;
+            .group_by(story::Column::SourceId);
+        let rows: Vec<(i64, i64, i64)> =
+            crate::counts::by_facts(archive, select).await.doing("counting stories per source")?;
         rows.into_iter()
             .map(|(key, stories, clusters)| Top {
                 key,
@@ -77,50 +75,103 @@ pub async fn sources(archive: &Archive, filter: &Filter, limit: usize) -> Result
 
 /// The `limit` words in the most stories the filter selects (of the [`WORD_SAMPLE`] most recent),
 /// with the clusters they are in; ties by word.
+///
+/// A story's words are read from `stories.search_words`, where they are written folded and each
+/// once already (title and searchable text, as the index holds them); a story whose words are not
+/// written yet is folded here the same way (`search::column`). When the index decides the query
+/// exactly, the sample is one statement over three columns; otherwise the candidates are read
+/// whole and checked ([`crate::matching::Matcher::matches`]).
 pub async fn words(archive: &Archive, filter: &Filter, limit: usize) -> Result<Vec<Top<String>>> {
     let filter = Filter { one_per_cluster: false, ..filter.clone() };
-    let (condition, _) = filter.condition(archive).await?;
-    let mut per: HashMap<String, (u64, HashSet<i64>)> = HashMap::new();
-    let mut read = 0;
-    let mut before = i64::MAX;
-    while read < WORD_SAMPLE {
-        let rows = story::Entity::find()
-            .filter(condition.clone())
-            .filter(story::Column::Id.lt(before))
+    let (condition, exact) = filter.condition(archive).await?;
+    // Each sampled story: the key its cluster is counted by, and its words.
+    let mut sample: Vec<(i64, String)> = Vec::new();
+    if exact {
+        let rows: Vec<(i64, Option<i64>, Option<String>)> = story::Entity::find()
+            .select_only()
+            .columns([
+                story::Column::Id,
+                story::Column::ClusterRepresentative,
+                story::Column::SearchWords,
+            ])
+            .filter(condition)
             .order_by_desc(story::Column::Id)
-            .limit(500)
+            .limit(WORD_SAMPLE)
+            .into_tuple()
             .all(&archive.db)
             .await
             .doing("reading stories for their words")?;
-        let Some(last) = rows.last() else { break };
-        before = last.id;
-        for row in rows {
-            let fold = row.cluster_representative.unwrap_or(row.id);
-            let story = Story::try_from(row)?;
-            if read >= WORD_SAMPLE
-                || filter.query.as_ref().is_some_and(|matcher| !matcher.matches(&story))
-            {
-                continue;
-            }
-            read += 1;
-            let mut seen = HashSet::new();
-            let title = story.story.title.as_deref().unwrap_or_default();
-            for word in search::words(title).into_iter().chain(search::words(story.searchable())) {
-                if counted_word(&word) && seen.insert(word.clone()) {
-                    let entry = per.entry(word).or_default();
-                    entry.0 += 1;
-                    entry.1.insert(fold);
+        for (id, representative, words) in rows {
+            let words = match words {
+                Some(words) => words,
+                None => story_words(&crate::stories::get(archive, id).await?),
+            };
+            sample.push((representative.unwrap_or(id), words));
+        }
+    } else {
+        let mut before = i64::MAX;
+        while (sample.len() as u64) < WORD_SAMPLE {
+            let rows = story::Entity::find()
+                .filter(condition.clone())
+                .filter(story::Column::Id.lt(before))
+                .order_by_desc(story::Column::Id)
+                .limit(500)
+                .all(&archive.db)
+                .await
+                .doing("reading stories for their words")?;
+            let Some(last) = rows.last() else { break };
+            before = last.id;
+            for row in rows {
+                let fold = row.cluster_representative.unwrap_or(row.id);
+                let words = row.search_words.clone();
+                let story = Story::try_from(row)?;
+                if (sample.len() as u64) >= WORD_SAMPLE
+                    || filter.query.as_ref().is_some_and(|matcher| !matcher.matches(&story))
+                {
+                    continue;
                 }
+                sample.push((fold, words.unwrap_or_else(|| story_words(&story))));
             }
         }
     }
-    let mut counted: Vec<Top<String>> = per
+    sample.sort_unstable_by_key(|(fold, _)| *fold);
+    let mut counted: Vec<Top<String>> = count_words(&sample)
         .into_iter()
-        .map(|(key, (stories, folds))| Top { key, stories, clusters: folds.len() as u64 })
+        .map(|(key, (stories, clusters))| Top { key: key.to_owned(), stories, clusters })
         .collect();
     counted.sort_by(|a, b| b.stories.cmp(&a.stories).then_with(|| a.key.cmp(&b.key)));
     counted.truncate(limit);
     Ok(counted)
+}
+
+/// Stories and clusters per counted word of a sample of (cluster key, the story's words as
+/// `search_words` holds them: each once), sorted by cluster key, so that a cluster's words are
+/// gathered once and a word counts each cluster once.
+fn count_words(sample: &[(i64, String)]) -> HashMap<&str, (u64, u64)> {
+    let mut per: HashMap<&str, (u64, u64)> = HashMap::new();
+    let mut cluster: HashSet<&str> = HashSet::new();
+    let mut i = 0;
+    while i < sample.len() {
+        let fold = sample[i].0;
+        let end = i + sample[i..].iter().take_while(|(other, _)| *other == fold).count();
+        cluster.clear();
+        for (_, words) in &sample[i..end] {
+            for word in words.split(' ').filter(|word| counted_word(word)) {
+                let entry = per.entry(word).or_default();
+                entry.0 += 1;
+                if end - i == 1 || cluster.insert(word) {
+                    entry.1 += 1;
+                }
+            }
+        }
+        i = end;
+    }
+    per
+}
+
+/// A story's words as `stories.search_words` holds them, for a story whose words are not written.
+fn story_words(story: &Story) -> String {
+    search::column(story.story.title.as_deref(), story.searchable())
 }
 
 /// Whether a folded word is worth listing: not a stop word, not a number, three letters or more

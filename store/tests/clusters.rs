@@ -57,4 +57,30 @@ on_both_backends! {
         assert_eq!(placement(e), clusters::Placement { cluster_id: second.id, representative_story_id: d, size: 2, relation: Some("similar".to_owned()) });
         assert!(clusters::placements(archive, &[]).await.unwrap().is_empty());
     }
+
+    async fn many_clusters_at_once(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let mut ids = Vec::new();
+        for path in ["a", "b", "c", "d", "e", "f"] {
+            ids.push(crate::story(archive, source.id, path).await);
+        }
+        let (a, b, c, d, e, f) = (ids[0], ids[1], ids[2], ids[3], ids[4], ids[5]);
+        let created = clusters::create_many(archive, &[(a, vec![member(b, "duplicate", 1.0)]), (c, vec![member(d, "similar", 0.7), member(e, "similar", 0.6)])]).await.unwrap();
+        assert_eq!(created.len(), 2);
+        let first = clusters::get(archive, created[0]).await.unwrap();
+        assert_eq!(first.representative_story_id, a);
+        assert_eq!(first.members, vec![Member { story_id: a, relation: None, score: None }, member(b, "duplicate", 1.0)]);
+        assert_eq!(clusters::get(archive, created[1]).await.unwrap().members.len(), 3);
+        // The deduplicated view reads the representatives written on the stories.
+        let folded = store::stories::Filter { one_per_cluster: true, ..Default::default() };
+        let page: Vec<i64> = store::stories::page(archive, &folded, 0, 10).await.unwrap().iter().map(|story| story.id).collect();
+        assert_eq!(page, [a, c, f]);
+        // A story already in a cluster, or in two new ones, is refused, and nothing is written.
+        for clusters in [vec![(f, vec![member(a, "similar", 0.5)])], vec![(f, vec![]), (f, vec![])]] {
+            let err = clusters::create_many(archive, &clusters).await.unwrap_err();
+            assert!(matches!(err, Error::Conflict { .. }), "{err}");
+        }
+        assert_eq!(clusters::count(archive).await.unwrap(), 2);
+        assert_eq!(clusters::of_story(archive, f).await.unwrap(), None);
+    }
 }

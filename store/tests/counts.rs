@@ -80,12 +80,16 @@ on_both_backends! {
             counts(archive, &flood, Period::Month).await.unwrap(),
             [row(day(11, 1), 4, 2, 5, 3), row(day(12, 1), 1, 1, 1, 1)]
         );
-        // A phrase: the candidates checked one by one, the same way.
-        let phrase = crate::query::filter(archive, "\"flood in\"").await;
-        assert_eq!(
-            counts(archive, &phrase, Period::Week).await.unwrap(),
-            [row(day(11, 2), 3, 1, 4, 2), row(day(11, 9), 0, 0, 1, 1), row(day(11, 30), 0, 0, 1, 1)]
-        );
+        // A phrase of two words, answered by the index's pairs; of three, the candidates with its
+        // pairs checked one by one: the same counts either way.
+        for text in ["\"flood in\"", "\"flood in the\""] {
+            let phrase = crate::query::filter(archive, text).await;
+            assert_eq!(
+                counts(archive, &phrase, Period::Week).await.unwrap(),
+                [row(day(11, 2), 3, 1, 4, 2), row(day(11, 9), 0, 0, 1, 1), row(day(11, 30), 0, 0, 1, 1)],
+                "{text}"
+            );
+        }
         // One source, and a date range: the shares' totals follow them.
         let b_only = Filter { source_ids: vec![b], from_day: Some(day(11, 3)), ..flood };
         assert_eq!(
@@ -112,10 +116,15 @@ mod top {
             let phrase = crate::query::filter(archive, "\"flood in\"").await;
             assert_eq!(top::sources(archive, &phrase, 10).await.unwrap(), [top(b, 2, 1), top(a, 1, 1)]);
             assert_eq!(top::sources(archive, &phrase, 1).await.unwrap(), [top(b, 2, 1)]);
-            assert_eq!(
-                top::words(archive, &flood, 3).await.unwrap(),
-                [top("flood".to_owned(), 6, 4), top("city".to_owned(), 3, 1), top("issued".to_owned(), 1, 1)]
-            );
+            let words = [top("flood".to_owned(), 6, 4), top("city".to_owned(), 3, 1), top("issued".to_owned(), 1, 1)];
+            assert_eq!(top::words(archive, &flood, 3).await.unwrap(), words);
+            // Checked candidates (a phrase of three words) are counted from the same column.
+            let longer = crate::query::filter(archive, "\"flood in the\"").await;
+            assert_eq!(top::words(archive, &longer, 1).await.unwrap(), [top("city".to_owned(), 3, 1)]);
+            // Stories whose words are not written yet are folded from their text: the same list.
+            archive.execute_unprepared("UPDATE stories SET search_words = NULL").await.unwrap();
+            assert_eq!(top::words(archive, &flood, 3).await.unwrap(), words);
+            assert_eq!(top::words(archive, &longer, 1).await.unwrap(), [top("city".to_owned(), 3, 1)]);
         }
     }
 }

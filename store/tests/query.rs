@@ -82,6 +82,19 @@ const EXPECTED: &[(&str, &[usize])] = &[
     ("\"the hat and the cat\"", &[]),
     ("\"the cat\" OR title:malmo", &[4, 8]),
     ("sea* OR wor*", &[1, 3]),
+    // Phrases by the index's pairs of neighbours: within the title or within the text, never
+    // across; three words or more by their pairs, checked (`and the` and `the cat` both stand
+    // in story 8, not `and the cat`).
+    ("\"hits coast\"", &[1]),
+    ("\"storm hit\"", &[1]),
+    ("\"coast a\"", &[]),
+    ("\"climate is real\"", &[3]),
+    ("\"the cat and\"", &[8]),
+    ("\"and the cat\"", &[]),
+    ("\"cat cat\"", &[]),
+    ("\"東京で\"", &[7]),
+    ("-\"the cat\"", &[1, 2, 3, 4, 5, 6, 7]),
+    ("\"storm hit\" OR \"the hat\"", &[1, 8]),
     // Longer than any word the index keeps: never found, also under NOT.
     (
         "storm OR xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx*",

@@ -62,6 +62,34 @@ on_both_backends! {
         assert_eq!(stories::by_url(archive, &story.story.url).await.unwrap(), Some(story));
     }
 
+    async fn a_batch_is_inserted_as_each_story_would_be(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let stored = stories::insert(archive, &new(source.id, "a", "Headline")).await.unwrap().story().id;
+        let mut again = new(source.id, "b", "Second sighting");
+        again.url = "https://m.daily.example/b".to_owned();
+        let batch = [new(source.id, "a", "Later"), new(source.id, "b", "Headline b"), new(source.id, "c", "Headline c"), again];
+        let ids = stories::insert_batch(archive, &batch).await.unwrap();
+        assert_eq!(ids.len(), 4);
+        assert_eq!(ids[0], (stored, false));
+        assert!(ids[1].1 && ids[2].1 && ids[1].0 != ids[2].0);
+        // The second sighting of `b` in the batch finds the first.
+        assert_eq!(ids[3], (ids[1].0, false));
+        assert_eq!(stories::count(archive).await.unwrap(), 3);
+        let b = stories::get(archive, ids[1].0).await.unwrap();
+        assert_eq!(b.story, new(source.id, "b", "Headline b"));
+        let urls = stories::urls(archive, b.id).await.unwrap();
+        assert_eq!((urls.len(), urls[0].kind), (1, UrlKind::First));
+        assert_eq!(stories::get(archive, stored).await.unwrap().story.title.as_deref(), Some("Headline"));
+        // Found by its words and its phrases, as a story inserted alone.
+        for text in ["segundo", "\"headline c\""] {
+            let filter = crate::query::filter(archive, text).await;
+            let found: Vec<i64> = stories::page(archive, &filter, 0, 10).await.unwrap().iter().map(|story| story.id).collect();
+            let expected = if text == "segundo" { vec![stored, ids[1].0, ids[2].0] } else { vec![ids[2].0] };
+            assert_eq!(found, expected, "{text}");
+        }
+        assert!(stories::insert_batch(archive, &[]).await.unwrap().is_empty());
+    }
+
     async fn the_first_sighting_of_a_lossy_url_wins(archive: &Archive) {
         let source = crate::source(archive, "daily").await;
         let first = stories::insert(archive, &new(source.id, "a", "Headline")).await.unwrap();

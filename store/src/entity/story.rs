@@ -17,6 +17,7 @@ pub struct Model {
     pub text: String,
     pub searchable_text: Option<String>,
     pub search_words: Option<String>,
+    pub search_pairs: Option<String>,
     pub language: Option<String>,
     pub authors: String,
     pub published_at: Option<DateTimeUtc>,
