@@ -1359,8 +1359,25 @@ fn content_of(url: &str, port: u16) -> Content {
                 after = last.id;
                 all.extend(page);
             }
+            // A story is named by the least lossy key of its URLs, not by the URL it was first
+            // stored under: a page reached both by a feed's redirecting link and by the sitemap
+            // keeps whichever came first as its URL (in any run; a crash changes the order),
+            // while the set of its URLs is the same.
+            let mut urls_of: std::collections::HashMap<i64, Vec<String>> = Default::default();
+            for story in &all {
+                let mut urls: Vec<String> = store::stories::urls(archive, story.id)
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .map(|url| strip(&normalizer::lossy_url(&url.url).unwrap_or(url.url)))
+                    .collect();
+                urls.push(strip(&story.story.lossy_url));
+                urls.sort();
+                urls.dedup();
+                urls_of.insert(story.id, urls);
+            }
             let key_of: std::collections::HashMap<i64, String> =
-                all.iter().map(|s| (s.id, strip(&s.story.lossy_url))).collect();
+                urls_of.iter().map(|(&id, urls)| (id, urls[0].clone())).collect();
             let mut content = Content {
                 stories: Default::default(),
                 urls: Default::default(),
@@ -1373,9 +1390,8 @@ fn content_of(url: &str, port: u16) -> Content {
                 content.stories.insert((key.clone(), title, story.story.text.clone()));
                 // By lossy key: which variant of a URL a story keeps (a feed's with tracking
                 // parameters, or a sitemap's) depends on which poll queued it first, in any run.
-                for url in store::stories::urls(archive, story.id).await.unwrap() {
-                    let lossy = normalizer::lossy_url(&url.url).unwrap_or(url.url);
-                    content.urls.insert((key.clone(), strip(&lossy)));
+                for url in &urls_of[&story.id] {
+                    content.urls.insert((key.clone(), url.clone()));
                 }
                 for link in store::duplicates::involving(archive, story.id).await.unwrap() {
                     let (a, b) = (&key_of[&link.link.story_id], &key_of[&link.link.of_story_id]);

@@ -171,9 +171,14 @@ fn hash_row(hasher: &mut Sha256, row: &impl std::fmt::Debug) {
     hasher.update(b"\n");
 }
 
-/// `text` with every run of more than six digits after a `.` and before a `Z` or `+` (a
-/// timestamp's fraction of a second, as `Debug` writes it) cut to six.
+/// `text` with every timestamp whose fraction of a second has more than six digits (as `Debug`
+/// writes a date and time: `2026-11-26T13:45:43.123456789` before a `Z` or `+`) cut to
+/// microseconds, as the PostgreSQL driver cuts it when the copy stores it, and written again as
+/// `Debug` writes the cut time (which drops trailing zeros by threes: `.120000001` is `.120`, as
+/// the stored `.120000` reads back).
 fn micros(text: &str) -> String {
+    /// `YYYY-MM-DDTHH:MM:SS`
+    const STAMP: usize = 19;
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
@@ -181,8 +186,15 @@ fn micros(text: &str) -> String {
         if bytes[i] == b'.' {
             let digits = bytes[i + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
             let end = i + 1 + digits;
-            if digits > 6 && matches!(bytes.get(end), Some(b'Z' | b'+')) {
-                out.push_str(&text[i..i + 7]);
+            if digits > 6
+                && matches!(bytes.get(end), Some(b'Z' | b'+'))
+                && let Some(start) = i.checked_sub(STAMP)
+                && let Some(cut) = text.get(start..end).and_then(cut_to_micros)
+                && out.len() >= STAMP
+                && out.is_char_boundary(out.len() - STAMP)
+            {
+                out.truncate(out.len() - STAMP);
+                out.push_str(&cut);
                 i = end;
                 continue;
             }
@@ -194,6 +206,14 @@ fn micros(text: &str) -> String {
         i = next;
     }
     out
+}
+
+/// A date and time with a fraction of a second, cut to microseconds, as `Debug` writes it;
+/// `None` if it does not parse.
+fn cut_to_micros(stamp: &str) -> Option<String> {
+    let time = chrono::NaiveDateTime::parse_from_str(stamp, "%Y-%m-%dT%H:%M:%S%.f").ok()?;
+    let rest = i64::from(chrono::Timelike::nanosecond(&time) % 1000);
+    Some(format!("{:?}", time - chrono::TimeDelta::nanoseconds(rest)))
 }
 
 fn hex(digest: impl AsRef<[u8]>) -> String {
@@ -216,7 +236,12 @@ mod tests {
             ),
             "at: 2026-11-26T13:45:43.123456Z, x: 1.5, y: 2026-01-01T00:00:00.123456+00:00"
         );
-        assert_eq!(micros("é.1234567Z."), "é.123456Z.");
+        // Written as the stored microseconds read back: trailing zeros dropped by threes.
+        assert_eq!(micros("2026-01-01T00:00:00.120000001Z"), "2026-01-01T00:00:00.120Z");
+        assert_eq!(micros("2026-01-01T00:00:07.000000999Z"), "2026-01-01T00:00:07Z");
+        // Not a timestamp: kept.
+        assert_eq!(micros("é.1234567Z."), "é.1234567Z.");
+        assert_eq!(micros("x: 3.14159265+2"), "x: 3.14159265+2");
         assert_eq!(micros(""), "");
     }
 }
