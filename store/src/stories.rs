@@ -222,9 +222,29 @@ fn stored_fields(new: &NewStory) -> NewStory {
 /// as [`text`] says.
 pub async fn insert(archive: &Archive, new: &NewStory) -> Result<Inserted> {
     let new = &stored_fields(new);
-    let (words, pairs) = search::terms(new.title.as_deref(), &new.text);
+    // The search terms are folded before the write transaction begins.
+    let row = new_row(new, Utc::now());
     let txn = archive.begin_write().await?;
-    let row = story::ActiveModel {
+    let result = story::Entity::insert(row)
+        .on_conflict_do_nothing_on([story::Column::LossyUrl])
+        .exec(&txn)
+        .await
+        .doing("inserting a story")?;
+    let stored = find_by_lossy_url(&txn, &new.lossy_url)
+        .await?
+        .ok_or_else(|| Error::NotFound { what: format!("story {}", new.lossy_url) })?;
+    let inserted = inserted_row(&result);
+    if inserted {
+        insert_url(&txn, stored.id, &new.url, &new.lossy_url, UrlKind::First).await?;
+    }
+    txn.commit().await.doing("committing a story")?;
+    Ok(if inserted { Inserted::New(stored) } else { Inserted::Existing(stored) })
+}
+
+/// The row of a new story as [`insert`] and [`insert_batch`] write it, with its search terms.
+fn new_row(new: &NewStory, created_at: DateTime<Utc>) -> story::ActiveModel {
+    let (words, pairs) = search::terms(new.title.as_deref(), &new.text);
+    story::ActiveModel {
         id: NotSet,
         source_id: Set(new.source_id),
         fetch_id: Set(new.fetch_id),
@@ -243,23 +263,9 @@ pub async fn insert(archive: &Archive, new: &NewStory) -> Result<Inserted> {
         published_day: Set(new.published_day),
         provenance: Set(json::encode(&new.provenance)),
         extractor_version: Set(new.extractor_version.clone()),
-        created_at: Set(Utc::now()),
+        created_at: Set(created_at),
         cluster_representative: Set(None),
-    };
-    let result = story::Entity::insert(row)
-        .on_conflict_do_nothing_on([story::Column::LossyUrl])
-        .exec(&txn)
-        .await
-        .doing("inserting a story")?;
-    let stored = find_by_lossy_url(&txn, &new.lossy_url)
-        .await?
-        .ok_or_else(|| Error::NotFound { what: format!("story {}", new.lossy_url) })?;
-    let inserted = inserted_row(&result);
-    if inserted {
-        insert_url(&txn, stored.id, &new.url, &new.lossy_url, UrlKind::First).await?;
     }
-    txn.commit().await.doing("committing a story")?;
-    Ok(if inserted { Inserted::New(stored) } else { Inserted::Existing(stored) })
 }
 
 /// Stories a batch insert writes per statement: well within both backends' limits on bound
@@ -288,31 +294,7 @@ pub async fn insert_batch(archive: &Archive, stories: &[NewStory]) -> Result<Vec
     }
     let now = Utc::now();
     for chunk in fresh.chunks(INSERT_ROWS) {
-        let rows = chunk.iter().map(|new| {
-            let (words, pairs) = search::terms(new.title.as_deref(), &new.text);
-            story::ActiveModel {
-                id: NotSet,
-                source_id: Set(new.source_id),
-                fetch_id: Set(new.fetch_id),
-                url: Set(new.url.clone()),
-                lossy_url: Set(new.lossy_url.clone()),
-                canonical_url: Set(new.canonical_url.clone()),
-                title: Set(new.title.clone()),
-                normalized_title: Set(new.normalized_title.clone()),
-                text: Set(new.text.clone()),
-                searchable_text: Set(None),
-                search_words: Set(Some(words)),
-                search_pairs: Set(Some(pairs)),
-                language: Set(new.language.clone()),
-                authors: Set(json::encode(&new.authors)),
-                published_at: Set(new.published_at),
-                published_day: Set(new.published_day),
-                provenance: Set(json::encode(&new.provenance)),
-                extractor_version: Set(new.extractor_version.clone()),
-                created_at: Set(now),
-                cluster_representative: Set(None),
-            }
-        });
+        let rows = chunk.iter().map(|new| new_row(new, now));
         story::Entity::insert_many(rows)
             .exec_without_returning(&txn)
             .await
