@@ -41,7 +41,8 @@ pub(crate) async fn run(archive: &Archive, args: &StoriesArgs) -> Result<Option<
     let gzip = output.is_some_and(|path| path.extension().is_some_and(|ext| ext == "gz"));
     match output {
         None => {
-            let mut out = std::io::stdout().lock();
+            // Standard output is line-buffered: one write per row without a buffer of its own.
+            let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
             let result = match write(archive, &selection, args, gzip, &mut out).await {
                 Ok(written) => out.flush().map(|()| written).context("cannot write the output"),
                 Err(err) => Err(err.into()),
