@@ -401,6 +401,25 @@ pub(crate) enum BenchCommand {
         #[arg(long, requires = "archive")]
         reuse: bool,
     },
+    /// Put `morgue serve` under load: `--clients` clients at once ask in turn for search pages
+    /// (a word over 30 days, folded, with the chart and top lists) and story pages of an archive
+    /// `morgue bench archive` filled; report p50, p95 and the longest answer of each, the
+    /// answers by status, and the server's peak memory.
+    Serve {
+        /// The archive (a SQLite path or a postgres:// URL) an earlier `morgue bench archive`
+        /// filled.
+        #[arg(long, value_name = "URL")]
+        archive: String,
+        /// Clients asking at once, each on its own connection.
+        #[arg(long, default_value_t = 20)]
+        clients: usize,
+        /// Pages asked for in all.
+        #[arg(long, default_value_t = 2_000)]
+        requests: usize,
+        /// The seed `morgue bench archive` filled the archive with (its words).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 /// `morgue sources` subcommands.

@@ -91,6 +91,8 @@ pub(crate) fn peak_rss_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+pub(crate) use archive_bench::load_average;
+
 /// Runs `morgue bench archive`: fills an archive with `stories` generated stories, then times
 /// the research queries (module docs of [`archive_bench`]).
 pub(crate) async fn archive(
@@ -307,7 +309,7 @@ mod archive_bench {
     }
 
     /// The system's load averages over 1, 5 and 15 minutes (Linux), as written.
-    pub(super) fn load_average() -> Option<String> {
+    pub(crate) fn load_average() -> Option<String> {
         let text = std::fs::read_to_string("/proc/loadavg").ok()?;
         Some(text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
     }

@@ -13,6 +13,7 @@ macro_rules! outln {
 
 mod args;
 mod bench;
+mod bench_serve;
 mod chart;
 mod collections;
 mod config;
@@ -170,6 +171,9 @@ async fn run(args: Args) -> Result<()> {
         }
         Command::Bench(BenchCommand::Archive { stories, seed, archive, reuse }) => {
             bench::archive(stories, seed, archive, reuse).await
+        }
+        Command::Bench(BenchCommand::Serve { archive, clients, requests, seed }) => {
+            bench_serve::run(&archive, clients, requests, seed).await
         }
         Command::Tag { lang } => tag::run(&lang, std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Extract(command) => extract::run(&command),

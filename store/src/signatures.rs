@@ -55,7 +55,7 @@ pub async fn missing(archive: &Archive, after_id: i64, limit: u64) -> Result<Vec
         .column(story_signature::Column::StoryId)
         .filter(story_signature::Column::StoryId.gt(after_id))
         .into_query();
-    story::Entity::find()
+    crate::stories::readable()
         .filter(story::Column::Id.gt(after_id))
         .filter(story::Column::Id.not_in_subquery(signed))
         .order_by_asc(story::Column::Id)

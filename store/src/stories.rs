@@ -353,7 +353,7 @@ async fn ids_by_lossy_url(
 }
 
 async fn find_by_lossy_url(db: &impl ConnectionTrait, lossy_url: &str) -> Result<Option<Story>> {
-    story::Entity::find()
+    readable()
         .filter(story::Column::LossyUrl.eq(text::line(lossy_url).as_ref()))
         .one(db)
         .await
@@ -400,7 +400,7 @@ pub async fn page_for_reextraction(
     after_id: i64,
     limit: u64,
 ) -> Result<Vec<Story>> {
-    let mut query = story::Entity::find().filter(story::Column::Id.gt(after_id));
+    let mut query = readable().filter(story::Column::Id.gt(after_id));
     if let Some(version) = version {
         query = query.filter(story::Column::ExtractorVersion.ne(version));
     }
@@ -453,7 +453,7 @@ pub async fn published_between(
     from: DateTime<Utc>,
     to: DateTime<Utc>,
 ) -> Result<Vec<Story>> {
-    story::Entity::find()
+    readable()
         .filter(story::Column::SourceId.eq(source_id))
         .filter(story::Column::PublishedAt.gte(from))
         .filter(story::Column::PublishedAt.lt(to))
@@ -550,7 +550,8 @@ pub async fn add_url(
 
 /// The story with this id.
 pub async fn get(archive: &Archive, id: i64) -> Result<Story> {
-    story::Entity::find_by_id(id)
+    readable()
+        .filter(story::Column::Id.eq(id))
         .one(&archive.db)
         .await
         .doing("reading a story")?
@@ -563,7 +564,7 @@ pub async fn get_many(archive: &Archive, ids: &[i64]) -> Result<Vec<Story>> {
     let mut stories = Vec::with_capacity(ids.len());
     // Bounded lists, well within every backend's limit on bound parameters.
     for chunk in ids.chunks(500) {
-        let rows = story::Entity::find()
+        let rows = readable()
             .filter(story::Column::Id.is_in(chunk.iter().copied()))
             .all(&archive.db)
             .await
@@ -649,7 +650,7 @@ pub async fn title_match(
     normalized_title: &str,
     excluding: i64,
 ) -> Result<Option<Story>> {
-    story::Entity::find()
+    readable()
         .filter(story::Column::SourceId.eq(source_id))
         .filter(story::Column::PublishedDay.eq(day))
         .filter(story::Column::NormalizedTitle.eq(text::line(normalized_title).as_ref()))
@@ -725,9 +726,7 @@ pub async fn page(
     limit: u64,
 ) -> Result<Vec<Story>> {
     let (condition, _) = filter.condition(archive).await?;
-    let query = without_search_columns(story::Entity::find())
-        .filter(story::Column::Id.gt(after))
-        .filter(condition);
+    let query = readable().filter(story::Column::Id.gt(after)).filter(condition);
     query
         .order_by_asc(story::Column::Id)
         .limit(limit)
@@ -739,12 +738,12 @@ pub async fn page(
         .collect()
 }
 
-/// `select` without the stored search words and pairs, read back as NULL: [`Story`] does not hold
-/// them, and at about 3.7 kB a story they were most of what a page of stories copied (an export of
-/// 100,000 stories spent its time decoding them).
-fn without_search_columns(select: Select<story::Entity>) -> Select<story::Entity> {
+/// The stories table read as [`Story`] needs it: every column but the stored search words and
+/// pairs, read back as NULL. A story does not hold them, and at about 3.7 kB a story they were most
+/// of what a page of stories copied (an export of 100,000 stories spent its time decoding them).
+pub(crate) fn readable() -> Select<story::Entity> {
     let null = || Expr::cust("CAST(NULL AS TEXT)");
-    select
+    story::Entity::find()
         .select_only()
         .columns(story::Column::iter().filter(|column| {
             !matches!(column, story::Column::SearchWords | story::Column::SearchPairs)
