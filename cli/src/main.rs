@@ -341,8 +341,15 @@ async fn crawl_command(url: &str, file: &FileConfig, args: &CrawlArgs, mode: Mod
         task.abort();
     }
     outln!("crawl: {}", status.summary());
+    let display = archive.display_url().to_owned();
     archive.close().await?;
-    Ok(result?)
+    match result {
+        // Say which archive: its disk is the one to free.
+        Err(err) if err.is_full() => Err(anyhow::Error::new(err).context(format!(
+            "crawling {display} (free space on its disk, then crawl again: nothing was half-written)"
+        ))),
+        result => Ok(result?),
+    }
 }
 
 /// `morgue dedup` over the archive: the stories not yet deduplicated.

@@ -185,6 +185,21 @@ impl Archive {
         Ok(Archive { db: Db::new(db), backend, display })
     }
 
+    /// Opens an existing SQLite archive whose file may grow to at most `pages` pages (`PRAGMA
+    /// max_page_count` on every connection): past it, writes fail as on a full disk. For tests of
+    /// a full disk; a limit below the file's size is the file's size.
+    #[doc(hidden)]
+    pub async fn open_sqlite_with_page_limit(path: &str, pages: u64) -> Result<Archive> {
+        let location = Location::Sqlite(path.to_owned());
+        let display = location.display();
+        let mut options = sqlite_options(path, OpenMode::Existing);
+        options.map_sqlx_sqlite_opts(move |opts| opts.pragma("max_page_count", pages.to_string()));
+        let db = Database::connect(options)
+            .await
+            .map_err(|err| Error::Connect { url: display.clone(), source: Box::new(err) })?;
+        Ok(Archive { db: Db::new(db), backend: Backend::Sqlite, display })
+    }
+
     /// The database engine.
     pub fn backend(&self) -> Backend {
         self.backend
