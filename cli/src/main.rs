@@ -13,6 +13,7 @@ macro_rules! outln {
 
 mod args;
 mod bench;
+mod bench_workers;
 mod chart;
 mod collections;
 mod config;
@@ -167,6 +168,9 @@ async fn run(args: Args) -> Result<()> {
         }
         Command::Bench(BenchCommand::Crawl { hosts, articles, concurrency, seed, archive }) => {
             bench::crawl(hosts, articles, concurrency, seed, archive).await
+        }
+        Command::Bench(BenchCommand::Workers { hosts, articles, workers, seed, server }) => {
+            bench_workers::run(hosts, articles, &workers, seed, &server).await
         }
         Command::Bench(BenchCommand::Archive { stories, seed, archive, reuse }) => {
             bench::archive(stories, seed, archive, reuse).await

@@ -98,6 +98,8 @@ async fn nearly_full(test: &TestArchive) -> Archive {
         "sqlite" => {
             let (check, pages) = store::testing::sqlite_integrity(&test.archive).await;
             assert_eq!(check, "ok");
+            // One pool on the file at a time, as one `morgue crawl` has.
+            test.archive.clone().close().await.expect("close");
             Archive::open_sqlite_with_page_limit(&test.url, pages + 60)
                 .await
                 .expect("open with a page limit")

@@ -260,10 +260,12 @@ impl Engine {
         let given_back = store::claims::give_back_all(&self.archive, &self.settings.worker).await;
         let removed = store::workers::remove(&self.archive, &self.settings.worker).await;
         self.flush_journal().await;
+        // The crawl's own failure first: what came after may have failed because of it.
+        result?;
         released?;
         given_back?;
         removed?;
-        result
+        Ok(())
     }
 
     async fn run_inner(self: &Arc<Self>) -> Result<()> {
