@@ -34,6 +34,8 @@ pub(super) enum Searched {
 impl Engine {
     /// Searches these sources (again), several at a time. Returns how many were searched.
     pub async fn discover(self: &Arc<Self>, sources: Vec<Source>) -> Result<usize> {
+        // Its claims are compared with other workers' (see `clock.rs`).
+        self.clock.measure(&self.archive).await?;
         let mut tasks = JoinSet::new();
         for source in sources {
             if self.stopping() {
