@@ -258,6 +258,14 @@ impl Engine {
         let released =
             store::frontier::release(&self.archive, &self.settings.worker, self.clock.now()).await;
         let given_back = store::claims::give_back_all(&self.archive, &self.settings.worker).await;
+        // Host turns held by exchanges a failure cut short: given back, each host's next request
+        // an interval from now, rather than kept until their hold expires.
+        if let Err(err) =
+            store::turns::release_holder(&self.archive, &self.settings.worker, self.clock.now())
+                .await
+        {
+            tracing::warn!("cannot give back the host turns this worker held: {err}");
+        }
         let removed = store::workers::remove(&self.archive, &self.settings.worker).await;
         self.flush_journal().await;
         // The crawl's own failure first: what came after may have failed because of it.
