@@ -381,6 +381,32 @@ pub(crate) enum BenchCommand {
         #[arg(long, value_name = "URL")]
         archive: Option<String>,
     },
+    /// Crawl a generated test web on loopback with 1, 2 and 4 worker processes (`morgue crawl
+    /// --once --worker wN`) on one PostgreSQL archive each (a throwaway database on the server),
+    /// and report pages/s, the workers' and PostgreSQL's CPU per page, the database's share and
+    /// transactions per page, with the cores a 500,000-stories-a-day archive needs.
+    Workers {
+        /// Sites in the test web.
+        #[arg(long, default_value_t = 60)]
+        hosts: usize,
+        /// Recent articles per site.
+        #[arg(long, default_value_t = 30)]
+        articles: usize,
+        /// The numbers of workers to run, one run each.
+        #[arg(long, value_name = "N,N,...", value_delimiter = ',', default_value = "1,2,4")]
+        workers: Vec<usize>,
+        /// The test web's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The PostgreSQL server, as the URL of a database on it that can be connected to; the
+        /// bench creates and drops databases of its own there.
+        #[arg(
+            long,
+            value_name = "URL",
+            default_value = "postgres://postgres@127.0.0.1:5432/postgres"
+        )]
+        server: String,
+    },
     /// Fill an archive with generated stories of realistic shape (sources in collections, days
     /// over a year, clusters of copies, repeated sentences) and report p50 and p95 of the
     /// research queries (a folded word query over 30 days, a phrase, a boolean query with a

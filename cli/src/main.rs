@@ -14,6 +14,7 @@ macro_rules! outln {
 mod args;
 mod bench;
 mod bench_serve;
+mod bench_workers;
 mod chart;
 mod collections;
 mod config;
@@ -168,6 +169,9 @@ async fn run(args: Args) -> Result<()> {
         }
         Command::Bench(BenchCommand::Crawl { hosts, articles, concurrency, seed, archive }) => {
             bench::crawl(hosts, articles, concurrency, seed, archive).await
+        }
+        Command::Bench(BenchCommand::Workers { hosts, articles, workers, seed, server }) => {
+            bench_workers::run(hosts, articles, &workers, seed, &server).await
         }
         Command::Bench(BenchCommand::Archive { stories, seed, archive, reuse }) => {
             bench::archive(stories, seed, archive, reuse).await
@@ -345,8 +349,15 @@ async fn crawl_command(url: &str, file: &FileConfig, args: &CrawlArgs, mode: Mod
         task.abort();
     }
     outln!("crawl: {}", status.summary());
+    let display = archive.display_url().to_owned();
     archive.close().await?;
-    Ok(result?)
+    match result {
+        // Say which archive: its disk is the one to free.
+        Err(err) if err.is_full() => Err(anyhow::Error::new(err).context(format!(
+            "crawling {display} (free space on its disk, then crawl again: nothing was half-written)"
+        ))),
+        result => Ok(result?),
+    }
 }
 
 /// `morgue dedup` over the archive: the stories not yet deduplicated.

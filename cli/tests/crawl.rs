@@ -499,6 +499,46 @@ fn each_sources_feeds_are_polled_as_soon_as_its_own_search_ends() {
     assert!(first_article.at < search_ended, "its first article waited for haystack.test's search");
 }
 
+/// A full disk (PostgreSQL's `disk_full`, raised here by a trigger on stories) stops `morgue crawl`
+/// with one line naming the archive; with space again, the next crawl stores every article once.
+#[test]
+fn a_full_disk_stops_the_crawl_with_one_line_naming_the_archive() {
+    let Some(setup) = Setup::on_postgres(config(39, 3, 4)) else { return };
+    setup.archive(async |archive| {
+        archive
+            .execute_unprepared(
+                "CREATE FUNCTION test_disk_full() RETURNS trigger AS $$ BEGIN \
+                 RAISE EXCEPTION 'could not extend file: No space left on device' \
+                 USING ERRCODE = '53100'; END $$ LANGUAGE plpgsql; \
+                 CREATE TRIGGER test_disk_full BEFORE INSERT ON stories \
+                 FOR EACH ROW EXECUTE FUNCTION test_disk_full();",
+            )
+            .await
+            .unwrap();
+    });
+    let output = morgue(setup.dir.path(), &setup.crawl_args(&["--host-interval", "0s"]));
+    assert!(!output.status.success(), "a crawl on a full disk fails");
+    let err = stderr(&output);
+    let line = err.lines().find(|line| line.starts_with("error:")).expect("an error line");
+    let url = setup.database_url();
+    assert!(
+        line.starts_with(&format!("error: crawling {url} ")) && line.contains("disk is full"),
+        "{err}"
+    );
+    setup.archive(async |archive| {
+        assert_eq!(store::stories::count(archive).await.unwrap(), 0);
+        archive
+            .execute_unprepared(
+                "DROP TRIGGER test_disk_full ON stories; DROP FUNCTION test_disk_full();",
+            )
+            .await
+            .unwrap();
+    });
+    setup.crawl(&["--host-interval", "0s"]);
+    setup.assert_reachable_stored_once(0);
+    setup.assert_no_leases_or_workers_left();
+}
+
 #[test]
 fn work_that_cannot_be_stored_fails_its_own_source_feed_or_url_never_the_crawl() {
     let setup = Setup::new(config(37, 4, 4));

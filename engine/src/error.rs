@@ -9,6 +9,20 @@ pub enum Error {
     /// The archive failed (its message says what it was doing).
     #[error(transparent)]
     Store(#[from] store::Error),
+    /// This worker's clock is too far from the archive database's for its leases, heartbeats and
+    /// host turns to be compared with other workers' (see `crawl::clock`).
+    #[error(
+        "this worker's clock ({worker}) is {seconds:.1} s off the archive database's ({database}), \
+         more than the 60 s allowed: set the machine's clock right (NTP) before starting a worker"
+    )]
+    ClockSkew {
+        /// This worker's clock when measured.
+        worker: String,
+        /// The database's clock then.
+        database: String,
+        /// How far apart they are, in seconds.
+        seconds: f64,
+    },
     /// The polite HTTP client could not be set up (no TLS roots, say).
     #[error("cannot set up the HTTP client")]
     Client {
@@ -79,6 +93,12 @@ impl Error {
     /// work is not wrong, and is done again rather than recorded as a failure.
     pub fn connection_lost(&self) -> bool {
         matches!(self, Error::Store(err) if err.connection_lost())
+    }
+
+    /// Whether the archive's disk is full (see [`store::Error::Full`]): the crawl stops, since
+    /// recording the failure would fail too.
+    pub fn is_full(&self) -> bool {
+        matches!(self, Error::Store(err) if err.is_full())
     }
 }
 

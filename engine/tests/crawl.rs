@@ -61,13 +61,13 @@ on_both_backends! {
         two_workers_share_the_work_and_the_turns;
 }
 
-fn config(seed: u64, hosts: usize, articles: usize) -> Config {
+pub(crate) fn config(seed: u64, hosts: usize, articles: usize) -> Config {
     Config::small(seed, hosts, articles, chrono::Utc::now())
 }
 
 /// A crawl's settings for the test web: `*.test` on loopback, this interval between requests to
 /// a host, and the worker's name.
-fn settings(worker: &str, host_interval: Duration) -> Settings {
+pub(crate) fn settings(worker: &str, host_interval: Duration) -> Settings {
     let fetch = FetchConfig {
         allow_private_addresses: true,
         resolve: vec!["*.test=127.0.0.1".parse().expect("a resolve rule")],
@@ -87,7 +87,7 @@ fn settings(worker: &str, host_interval: Duration) -> Settings {
 }
 
 /// Starts the test web and adds its sites to the archive as sources.
-async fn web(archive: &Archive, config: Config) -> Arc<TestWeb> {
+pub(crate) async fn web(archive: &Archive, config: Config) -> Arc<TestWeb> {
     let web = TestWeb::start(config).expect("start the test web");
     for (name, homepage) in web.sources() {
         let new = store::sources::NewSource {
@@ -102,7 +102,7 @@ async fn web(archive: &Archive, config: Config) -> Arc<TestWeb> {
 }
 
 /// An engine over `archive`, its counters, and the sender that asks it to stop.
-fn engine(
+pub(crate) fn engine(
     archive: &Archive,
     settings: Settings,
     mode: Mode,
@@ -115,7 +115,7 @@ fn engine(
 }
 
 /// One pass, as `morgue crawl --once`; returns the counters.
-async fn crawl_once(archive: &Archive, settings: Settings) -> Arc<Progress> {
+pub(crate) async fn crawl_once(archive: &Archive, settings: Settings) -> Arc<Progress> {
     let (engine, progress, _stop) = engine(archive, settings, Mode::Once);
     engine.run().await.expect("the crawl ends well");
     progress
@@ -127,7 +127,7 @@ fn is_article(seen: &Seen) -> bool {
 
 /// Every article a correct crawl stores is a story, and there are no other stories. Returns how
 /// many stories there are.
-async fn assert_reachable_stored_once(archive: &Archive, web: &TestWeb) -> u64 {
+pub(crate) async fn assert_reachable_stored_once(archive: &Archive, web: &TestWeb) -> u64 {
     let reachable = web.world().reachable(chrono::Utc::now() - chrono::Duration::days(7));
     assert!(!reachable.is_empty());
     let mut missing = Vec::new();
@@ -164,7 +164,7 @@ async fn assert_reachable_stored_once(archive: &Archive, web: &TestWeb) -> u64 {
 
 /// No URL is leased and no worker registered: every worker gave its leases back and removed
 /// itself, or was found dead and removed.
-async fn assert_no_leases_or_workers_left(archive: &Archive) {
+pub(crate) async fn assert_no_leases_or_workers_left(archive: &Archive) {
     let leased = store::frontier::lease_owners(archive).await.expect("read the leases");
     assert!(leased.is_empty(), "leases left behind: {leased:?}");
     let workers = store::workers::list(archive).await.expect("read the workers");

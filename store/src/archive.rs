@@ -126,6 +126,15 @@ pub struct Archive {
     display: String,
 }
 
+/// What [`Archive::server_activity`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerActivity {
+    /// Transactions committed in the archive's database since the server's statistics were reset.
+    pub commits: i64,
+    /// The process ids of the other backends connected to it now.
+    pub backends: Vec<i32>,
+}
+
 /// What [`Archive::migrate`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MigrationReport {
@@ -183,6 +192,21 @@ impl Archive {
             }
         };
         Ok(Archive { db: Db::new(db), backend, display })
+    }
+
+    /// Opens an existing SQLite archive whose file may grow to at most `pages` pages (`PRAGMA
+    /// max_page_count` on every connection): past it, writes fail as on a full disk. For tests of
+    /// a full disk; a limit below the file's size is the file's size.
+    #[doc(hidden)]
+    pub async fn open_sqlite_with_page_limit(path: &str, pages: u64) -> Result<Archive> {
+        let location = Location::Sqlite(path.to_owned());
+        let display = location.display();
+        let mut options = sqlite_options(path, OpenMode::Existing);
+        options.map_sqlx_sqlite_opts(move |opts| opts.pragma("max_page_count", pages.to_string()));
+        let db = Database::connect(options)
+            .await
+            .map_err(|err| Error::Connect { url: display.clone(), source: Box::new(err) })?;
+        Ok(Archive { db: Db::new(db), backend: Backend::Sqlite, display })
     }
 
     /// The database engine.
@@ -284,6 +308,39 @@ impl Archive {
                 Ok((name, bytes))
             })
             .collect()
+    }
+
+    /// On PostgreSQL, what the server says of this archive's database: transactions committed
+    /// so far (`pg_stat_database.xact_commit`) and the process ids of the backends connected to
+    /// it, this connection's left out (`pg_stat_activity`); `None` on SQLite. For benchmarks.
+    pub async fn server_activity(&self) -> Result<Option<ServerActivity>> {
+        if self.backend != Backend::Postgres {
+            return Ok(None);
+        }
+        let backend = self.db.get_database_backend();
+        let ask = |sql: &str| sea_orm::Statement::from_string(backend, sql.to_owned());
+        let doing = "reading the server's activity";
+        let commits = self
+            .db
+            .query_one_raw(ask("SELECT CAST(xact_commit AS BIGINT) FROM pg_stat_database \
+                 WHERE datname = current_database()"))
+            .await
+            .doing(doing)?;
+        let commits: i64 = match commits {
+            Some(row) => row.try_get_by_index(0).doing(doing)?,
+            None => 0,
+        };
+        let rows = self
+            .db
+            .query_all_raw(ask("SELECT pid FROM pg_stat_activity \
+                 WHERE datname = current_database() AND pid <> pg_backend_pid()"))
+            .await
+            .doing(doing)?;
+        let backends = rows
+            .iter()
+            .map(|row| row.try_get_by_index::<i32>(0).doing(doing))
+            .collect::<Result<Vec<i32>>>()?;
+        Ok(Some(ServerActivity { commits, backends }))
     }
 
     /// Runs a raw statement; for tests and maintenance, not for application queries.

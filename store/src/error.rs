@@ -61,6 +61,16 @@ pub enum Error {
         /// Which value.
         what: String,
     },
+    /// The archive's disk is full (SQLite's `SQLITE_FULL`, PostgreSQL's SQLSTATE 53100
+    /// `disk_full`): the statement, and the transaction it was part of, wrote nothing.
+    #[error("the archive's disk is full (while {doing})")]
+    Full {
+        /// What the store was doing, e.g. `inserting a story`.
+        doing: &'static str,
+        /// The driver's error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// Any other database failure, with what the store was doing at the time.
     #[error("database error while {doing}")]
     Database {
@@ -73,6 +83,12 @@ pub enum Error {
 }
 
 impl Error {
+    /// Whether the archive's disk is full: nothing of the failed write was stored, and going on
+    /// would only fail again.
+    pub fn is_full(&self) -> bool {
+        matches!(self, Error::Full { .. })
+    }
+
     /// Whether the archive's connection was lost (the server restarted, or ended it) and stayed
     /// lost through the store's retries, or a transaction died with its connection: the work is
     /// not wrong and can be done again later, as a whole.
@@ -96,6 +112,30 @@ pub(crate) trait Context<T> {
 
 impl<T> Context<T> for std::result::Result<T, sea_orm::DbErr> {
     fn doing(self, doing: &'static str) -> Result<T> {
-        self.map_err(|err| Error::Database { doing, source: Box::new(err) })
+        self.map_err(|err| {
+            if disk_full(&err) {
+                Error::Full { doing, source: Box::new(err) }
+            } else {
+                Error::Database { doing, source: Box::new(err) }
+            }
+        })
+    }
+}
+
+/// Whether a driver error says the database's disk is full: SQLite's result code 13
+/// (`SQLITE_FULL`, also when the file reached its `max_page_count`) or PostgreSQL's SQLSTATE
+/// 53100 (`disk_full`).
+fn disk_full(err: &sea_orm::DbErr) -> bool {
+    use sea_orm::sqlx::Error as Sqlx;
+    use sea_orm::{DbErr, RuntimeErr};
+    let sqlx = match err {
+        DbErr::Exec(RuntimeErr::SqlxError(sqlx)) | DbErr::Query(RuntimeErr::SqlxError(sqlx)) => {
+            sqlx
+        }
+        _ => return false,
+    };
+    match sqlx.as_ref() {
+        Sqlx::Database(db) => db.code().is_some_and(|code| code == "13" || code == "53100"),
+        _ => false,
     }
 }

@@ -70,5 +70,7 @@ pub mod top;
 pub mod turns;
 pub mod workers;
 
-pub use archive::{Archive, Backend, Location, MigrationReport, OpenMode, mask_password};
+pub use archive::{
+    Archive, Backend, Location, MigrationReport, OpenMode, ServerActivity, mask_password,
+};
 pub use error::{Error, Result};

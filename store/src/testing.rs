@@ -46,6 +46,21 @@ impl TestArchive {
     }
 }
 
+/// What SQLite's `PRAGMA integrity_check` says of the archive (`ok` when it is sound), and its
+/// size in pages (`PRAGMA page_count`). Panics on PostgreSQL.
+pub async fn sqlite_integrity(archive: &Archive) -> (String, u64) {
+    use sea_orm::{ConnectionTrait as _, Statement};
+    assert_eq!(archive.backend(), crate::Backend::Sqlite, "an integrity check of SQLite");
+    let backend = archive.db.get_database_backend();
+    let ask = |sql: &str| Statement::from_string(backend, sql.to_owned());
+    let rows = archive.db.query_all_raw(ask("PRAGMA integrity_check")).await.expect("check");
+    let lines: Vec<String> =
+        rows.iter().map(|row| row.try_get_by_index::<String>(0).expect("a line")).collect();
+    let pages = archive.db.query_one_raw(ask("PRAGMA page_count")).await.expect("page count");
+    let pages: i64 = pages.expect("a row").try_get_by_index(0).expect("a count");
+    (lines.join("; "), u64::try_from(pages).unwrap_or_default())
+}
+
 /// A fresh, migrated SQLite archive in a temporary directory.
 pub async fn sqlite() -> TestArchive {
     let dir = tempfile::tempdir().expect("temporary directory");

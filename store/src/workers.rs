@@ -11,7 +11,9 @@
 //! stable name) is its successor and takes its leases back at once.
 //!
 //! Heartbeats are stamped with the worker's clock and judged by the reaper's: the machines of one
-//! archive must agree on the time to well within the bound, as NTP keeps them.
+//! archive must agree on the time to well within the bound. Workers read the database's clock
+//! ([`database_now`]) when they start and stamp every time in it (correcting for a small offset,
+//! refusing to start when far off), so they agree even when their machines' clocks do not quite.
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, OnConflict, Query};
@@ -210,4 +212,35 @@ pub async fn reap(
     reaped.leases += orphans.rows_affected;
     reaped.claims += crate::claims::give_back_orphans(archive).await?;
     Ok(reaped)
+}
+
+/// The database's clock now, read from the server (on SQLite, this machine's clock as SQLite reads
+/// it): what a worker compares its own clock with, since leases, heartbeats and host turns written
+/// by many machines are only comparable if those machines agree on the time.
+pub async fn database_now(archive: &Archive) -> Result<DateTime<Utc>> {
+    use sea_orm::{ConnectionTrait as _, Statement};
+    let sql = match archive.backend() {
+        crate::Backend::Postgres => {
+            "SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)"
+        }
+        crate::Backend::Sqlite => {
+            "SELECT CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)"
+        }
+    };
+    let backend = archive.db.get_database_backend();
+    let row = archive
+        .db
+        .query_one_raw(Statement::from_string(backend, sql))
+        .await
+        .doing("reading the database's clock")?;
+    let micros: i64 = match row {
+        Some(row) => row.try_get_by_index(0).doing("reading the database's clock")?,
+        None => {
+            return Err(crate::Error::Corrupt {
+                what: "answer to the database's clock".to_owned(),
+            });
+        }
+    };
+    DateTime::<Utc>::from_timestamp_micros(micros)
+        .ok_or_else(|| crate::Error::Corrupt { what: format!("database clock reading {micros}") })
 }

@@ -105,4 +105,15 @@ on_both_backends! {
         workers::remove(archive, "slow").await.unwrap();
         assert!(workers::list(archive).await.unwrap().is_empty());
     }
+
+    async fn the_database_clock_agrees_with_this_machines_within_seconds(archive: &Archive) {
+        // The test's server runs on this machine, so both clocks are one: read twice, in order.
+        let before = chrono::Utc::now();
+        let database = workers::database_now(archive).await.unwrap();
+        let later = workers::database_now(archive).await.unwrap();
+        let after = chrono::Utc::now();
+        assert!(later >= database, "{database} then {later}");
+        let slack = Duration::seconds(2);
+        assert!(database > before - slack && database < after + slack, "{before} {database} {after}");
+    }
 }

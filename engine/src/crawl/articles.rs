@@ -83,7 +83,9 @@ impl<'e> RedirectCheck<'e> {
         }
         let lease = Duration::from_std(LEASE).unwrap_or(Duration::minutes(30));
         let owner = &self.engine.settings.worker;
-        match store::frontier::lease_page(archive, &lossy, owner, Utc::now(), lease).await {
+        match store::frontier::lease_page(archive, &lossy, owner, self.engine.clock.now(), lease)
+            .await
+        {
             Ok(store::frontier::PageLease::Leased(target)) => state.leased.push(target.id),
             Ok(store::frontier::PageLease::Held(_)) => {
                 state.declined = Some(Declined::Busy(lossy));
@@ -161,10 +163,10 @@ impl Engine {
             {
                 feeds_checked = std::time::Instant::now();
                 let due = store::feeds::next_due(&self.archive).await?;
-                exhausted = due.is_some_and(|at| at <= Utc::now());
+                exhausted = due.is_some_and(|at| at <= self.clock.now());
             }
             if !exhausted && !idle && !self.stopping() && tasks.len() < batch / 2 {
-                let now = Utc::now();
+                let now = self.clock.now();
                 let fresh_until = match self.mode {
                     Mode::Once => now + Duration::days(3650),
                     Mode::Forever => now + Duration::seconds(30),
@@ -236,13 +238,16 @@ impl Engine {
             // page is fetched and stored again at once, its attempt not counted.
             Err(err) if err.connection_lost() => Settle::Deferred {
                 reason: format!("the archive's connection was lost: {}", chain(&err)),
-                at: Utc::now(),
+                at: self.clock.now(),
             },
+            // Nothing more can be stored: the crawl stops; the URL's lease is given back when
+            // the worker stops, and it is fetched again by the next crawl.
+            Err(err) if err.is_full() => return Err(err),
             Err(err) => {
                 Settle::Retry { error: format!("cannot store the page: {}", chain(&err)), at: None }
             }
         };
-        let now = Utc::now();
+        let now = self.clock.now();
         match settle {
             Settle::Done => {
                 store::frontier::settle(&self.archive, entry.id, State::Done, None, None).await?;
@@ -345,7 +350,7 @@ impl Engine {
         Ok(match result {
             Err(FetchError::Denied { reason, .. }) => Settle::Skipped(reason),
             Err(FetchError::RobotsUnreachable { reason, retry_in, .. }) => {
-                let now = Utc::now();
+                let now = self.clock.now();
                 if now - entry.discovered_at >= ROBOTS_GIVE_UP {
                     Settle::Skipped(format!(
                         "robots.txt unreachable ({reason}) for the {} days since the URL was \
@@ -428,7 +433,7 @@ impl Engine {
             match store::frontier::by_lossy_url(&self.archive, lossy_url).await? {
                 Some(other)
                     if other.state == State::Leased
-                        && other.lease_until.is_some_and(|until| until > Utc::now()) => {}
+                        && other.lease_until.is_some_and(|until| until > self.clock.now()) => {}
                 _ => return Ok(true),
             }
             tokio::time::sleep(std::time::Duration::from_millis(200)).await;
@@ -448,7 +453,7 @@ impl Engine {
                 let at = fetched
                     .retry_after()
                     .and_then(|wait| Duration::from_std(wait).ok())
-                    .map(|wait| Utc::now() + wait.min(Duration::days(1)));
+                    .map(|wait| self.clock.now() + wait.min(Duration::days(1)));
                 return Ok(Settle::Retry { error: http_status(fetched.status), at });
             }
             408 | 500..=599 => {

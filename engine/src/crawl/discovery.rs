@@ -6,7 +6,6 @@
 
 use std::sync::Arc;
 
-use chrono::Utc;
 use crawler::client::RobotsVerdict;
 use crawler::explore::{self, DocKind, Found, Limits};
 use crawler::feed::Format;
@@ -35,6 +34,8 @@ pub(super) enum Searched {
 impl Engine {
     /// Searches these sources (again), several at a time. Returns how many were searched.
     pub async fn discover(self: &Arc<Self>, sources: Vec<Source>) -> Result<usize> {
+        // Its claims are compared with other workers' (see `clock.rs`).
+        self.clock.measure(&self.archive).await?;
         let mut tasks = JoinSet::new();
         for source in sources {
             if self.stopping() {
@@ -84,9 +85,11 @@ impl Engine {
                 tracing::warn!(source = %source.name, "discovery put off: {}", crate::chain(&err));
                 Ok(Searched::Deferred)
             }
+            // Not the source's failure either, and nothing more can be stored: the crawl stops.
+            Err(err) if err.is_full() => Err(err),
             Err(err) => {
                 tracing::warn!(source = %source.name, "discovery failed: {}", crate::chain(&err));
-                store::sources::mark_discovered(&self.archive, source.id, Utc::now()).await?;
+                store::sources::mark_discovered(&self.archive, source.id, self.clock.now()).await?;
                 self.progress.add(Counter::Discovered, 1);
                 Ok(Searched::Done(source.id))
             }
@@ -96,7 +99,7 @@ impl Engine {
     async fn discover_one(&self, source: &Source) -> Result<Searched> {
         let Ok(homepage) = Url::parse(&source.homepage) else {
             tracing::warn!(source = %source.name, homepage = %source.homepage, "not a usable homepage URL");
-            store::sources::mark_discovered(&self.archive, source.id, Utc::now()).await?;
+            store::sources::mark_discovered(&self.archive, source.id, self.clock.now()).await?;
             return Ok(Searched::Done(source.id));
         };
         if let RobotsVerdict::Unreachable { reason, retry_in } =
@@ -146,7 +149,7 @@ impl Engine {
                 }
             }
         }
-        store::sources::mark_discovered(&self.archive, source.id, Utc::now()).await?;
+        store::sources::mark_discovered(&self.archive, source.id, self.clock.now()).await?;
         self.progress.add(Counter::Discovered, 1);
         match (&discovery.homepage, discovery.found.is_empty()) {
             (Err(status), _) => tracing::warn!(

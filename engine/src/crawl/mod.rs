@@ -32,10 +32,19 @@
 //! expires after [`LEASE`]. Stories are keyed by lossy URL in the schema, so a page fetched twice
 //! across a crash is stored once.
 //!
+//! **Clocks.** Leases, heartbeats, host turns and due polls are times one worker writes and others
+//! compare, so every one of them is read from the worker's [`clock::Clock`]: the machine's clock
+//! corrected by its offset to the database's, measured at start. A worker whose clock is more than
+//! [`clock::MAX_CLOCK_SKEW`] off refuses to start ([`Error::ClockSkew`]).
+//!
+//! **A full disk** (`store::Error::Full`) stops the crawl with that error: recording the failure
+//! would fail too, and every write is a transaction, so nothing is half-written.
+//!
 //! **Spreading.** New URLs of one host are queued an interval apart (after the host's last queued
 //! URL), so leasing earliest-due-first interleaves hosts instead of draining one at a time.
 
 mod articles;
+pub mod clock;
 mod discovery;
 mod locks;
 mod poll;
@@ -54,6 +63,7 @@ use store::sources::Source;
 use store::workers::NewWorker;
 use tokio::sync::{mpsc, oneshot, watch};
 
+use self::clock::Clock;
 use self::locks::MergeLocks;
 use crate::progress::{Counter, Progress};
 use crate::{Error, Result};
@@ -146,6 +156,9 @@ pub struct Engine {
     article_micros: std::sync::atomic::AtomicU64,
     /// The fuzzy-dedup models, loaded at the first pass that needs them.
     deduper: tokio::sync::OnceCell<Arc<dedup::Deduper>>,
+    /// This worker's clock, corrected to the database's: every time that decides leases,
+    /// heartbeats, host turns or due polls is read from it.
+    clock: Arc<Clock>,
 }
 
 impl Engine {
@@ -166,6 +179,7 @@ impl Engine {
         });
         let mut client_config = settings.client.clone();
         client_config.max_in_flight = settings.concurrency;
+        let clock = Arc::new(Clock::default());
         let shared = match settings.politeness {
             Politeness::ByBackend => archive.backend() == store::Backend::Postgres,
             Politeness::InProcess => false,
@@ -175,6 +189,7 @@ impl Engine {
             let turns = Arc::new(turns::ArchiveTurns {
                 archive: archive.clone(),
                 worker: settings.worker.clone(),
+                clock: Arc::clone(&clock),
             });
             Client::with_shared_turns(client_config, Some(journal_fn), turns)
         } else {
@@ -197,7 +212,14 @@ impl Engine {
             queued: tokio::sync::Notify::new(),
             article_micros: std::sync::atomic::AtomicU64::new(0),
             deduper: tokio::sync::OnceCell::new(),
+            clock,
         })
+    }
+
+    /// This worker's clock (to play a machine whose clock is off, in tests: set its skew before
+    /// [`Engine::run`]).
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 
     /// Whether a stop was asked for.
@@ -218,7 +240,8 @@ impl Engine {
     /// worker with a heartbeat for as long as it runs.
     pub async fn run(self: &Arc<Self>) -> Result<()> {
         let me = self.worker();
-        let now = Utc::now();
+        self.clock.measure(&self.archive).await?;
+        let now = self.clock.now();
         let registered = store::workers::register(&self.archive, &me, now).await?;
         if let Some(earlier) = &registered.predecessor {
             tracing::info!(
@@ -228,19 +251,29 @@ impl Engine {
             );
         }
         reap_dead_workers(&self.archive, now).await?;
-        let heartbeat = tokio::spawn(heartbeat(self.archive.clone(), me));
+        let heartbeat = tokio::spawn(heartbeat(self.archive.clone(), me, Arc::clone(&self.clock)));
         let result = self.run_inner().await;
         heartbeat.abort();
         // Whatever happened, leases this worker still holds go back at once.
         let released =
-            store::frontier::release(&self.archive, &self.settings.worker, Utc::now()).await;
+            store::frontier::release(&self.archive, &self.settings.worker, self.clock.now()).await;
         let given_back = store::claims::give_back_all(&self.archive, &self.settings.worker).await;
+        // Host turns held by exchanges a failure cut short: given back, each host's next request
+        // an interval from now, rather than kept until their hold expires.
+        if let Err(err) =
+            store::turns::release_holder(&self.archive, &self.settings.worker, self.clock.now())
+                .await
+        {
+            tracing::warn!("cannot give back the host turns this worker held: {err}");
+        }
         let removed = store::workers::remove(&self.archive, &self.settings.worker).await;
         self.flush_journal().await;
+        // The crawl's own failure first: what came after may have failed because of it.
+        result?;
         released?;
         given_back?;
         removed?;
-        result
+        Ok(())
     }
 
     async fn run_inner(self: &Arc<Self>) -> Result<()> {
@@ -256,7 +289,7 @@ impl Engine {
             }
             let next = self.next_due().await?;
             let wait = next
-                .map(|at| (at - Utc::now()).to_std().unwrap_or(Duration::ZERO))
+                .map(|at| (at - self.clock.now()).to_std().unwrap_or(Duration::ZERO))
                 .unwrap_or(Duration::from_secs(60))
                 .clamp(Duration::from_secs(1), Duration::from_secs(60));
             tracing::debug!(?wait, "waiting for the next due feed or URL");
@@ -280,6 +313,7 @@ impl Engine {
             self.archive.clone(),
             self.settings.worker.clone(),
             store::claims::Kind::Dedup,
+            Arc::clone(&self.clock),
         ));
         let result = self.dedup_claimed().await;
         renewing.abort();
@@ -303,7 +337,7 @@ impl Engine {
 
     /// Whether other workers hold claims on searches or polls now.
     async fn others_searching_or_polling(&self) -> Result<bool> {
-        let now = Utc::now();
+        let now = self.clock.now();
         let claims = store::claims::list(&self.archive).await?;
         Ok(claims.iter().any(|claim| {
             claim.owner != self.settings.worker
@@ -347,8 +381,9 @@ impl Engine {
             }
             round += 1;
             // Retries may have become due during this round.
-            let feed_due =
-                store::feeds::next_due(&self.archive).await?.is_some_and(|at| at <= Utc::now());
+            let feed_due = store::feeds::next_due(&self.archive)
+                .await?
+                .is_some_and(|at| at <= self.clock.now());
             if !feed_due && done.discovered == 0 && !self.others_searching_or_polling().await? {
                 break;
             }
@@ -388,7 +423,7 @@ impl Engine {
     async fn claim(&self, kind: store::claims::Kind, key: &str) -> Result<bool> {
         let lease = chrono::Duration::from_std(LEASE).unwrap_or(chrono::Duration::MAX);
         let worker = &self.settings.worker;
-        Ok(store::claims::take(&self.archive, kind, key, worker, Utc::now(), lease).await?)
+        Ok(store::claims::take(&self.archive, kind, key, worker, self.clock.now(), lease).await?)
     }
 
     /// Gives back a claim when its work is done. A failure is logged: the claim expires by
@@ -466,13 +501,13 @@ struct Round {
 /// Says every [`HEARTBEAT`] that `me` is alive, and gives back the leases of dead workers.
 /// Failures are logged and tried again at the next beat: a worker that cannot reach the archive
 /// for longer than [`WORKER_TIMEOUT`] may see others take its URLs, which costs a refetch at most.
-async fn heartbeat(archive: Archive, me: NewWorker) {
+async fn heartbeat(archive: Archive, me: NewWorker, clock: Arc<Clock>) {
     let mut ticks = tokio::time::interval(HEARTBEAT);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     ticks.tick().await;
     loop {
         ticks.tick().await;
-        let now = Utc::now();
+        let now = clock.now();
         match store::workers::heartbeat(&archive, &me, now).await {
             Ok(true) => {}
             Ok(false) => tracing::warn!(
@@ -491,11 +526,16 @@ async fn heartbeat(archive: Archive, me: NewWorker) {
 const DEDUP_KEY: &str = "archive";
 
 /// Takes the claim `(kind, archive)` again every third of [`LEASE`], for as long as its work runs.
-async fn renew_claim(archive: Archive, worker: String, kind: store::claims::Kind) {
+async fn renew_claim(
+    archive: Archive,
+    worker: String,
+    kind: store::claims::Kind,
+    clock: Arc<Clock>,
+) {
     let lease = chrono::Duration::from_std(LEASE).unwrap_or(chrono::Duration::MAX);
     loop {
         tokio::time::sleep(LEASE / 3).await;
-        match store::claims::take(&archive, kind, DEDUP_KEY, &worker, Utc::now(), lease).await {
+        match store::claims::take(&archive, kind, DEDUP_KEY, &worker, clock.now(), lease).await {
             Ok(true) => {}
             Ok(false) => {
                 tracing::warn!(kind = kind.as_str(), "a claim was lost while its work ran")

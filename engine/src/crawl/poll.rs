@@ -89,7 +89,7 @@ impl Engine {
         }
         let mut polls: JoinSet<Result<()>> = JoinSet::new();
         let mut done: HashSet<i64> = HashSet::new();
-        let started = Utc::now();
+        let started = self.clock.now();
         let first = if force {
             store::feeds::list(&self.archive).await?
         } else {
@@ -104,7 +104,7 @@ impl Engine {
                     let outcome = joined.map_err(|source| Error::Task { what: "search", source });
                     if let Searched::Done(source_id) = outcome?? {
                         searched += 1;
-                        let now = Utc::now();
+                        let now = self.clock.now();
                         let feeds = store::feeds::for_source(&self.archive, source_id).await?;
                         let due = feeds.into_iter().filter(|f| f.next_poll_at.is_none_or(|at| at <= now));
                         self.start_polls(due.collect(), None, &mut done, &mut polls);
@@ -118,7 +118,7 @@ impl Engine {
                     if self.stopping() {
                         break;
                     }
-                    let due = store::feeds::due(&self.archive, Utc::now(), 500).await?;
+                    let due = store::feeds::due(&self.archive, self.clock.now(), 500).await?;
                     if !self.start_polls(due, None, &mut done, &mut polls) {
                         break;
                     }
@@ -157,7 +157,7 @@ impl Engine {
             return Ok(());
         }
         let fresh = store::feeds::get(&self.archive, feed.id).await?;
-        let now = Utc::now();
+        let now = self.clock.now();
         let due = match forced {
             Some(since) => fresh.last_polled_at.is_none_or(|at| at < since),
             None => fresh.next_poll_at.is_none_or(|at| at <= now),
@@ -172,7 +172,7 @@ impl Engine {
     /// record the poll at all (the archive is unusable) is an error.
     async fn poll_one(&self, feed: Feed) -> Result<()> {
         let _busy = self.progress.begin(Activity::Polling);
-        let now = Utc::now();
+        let now = self.clock.now();
         let polled = match self.poll_feed(&feed, now).await {
             Ok(polled) => polled,
             // Not the feed's failure: it stays due, and is polled again at the next round.
@@ -180,6 +180,8 @@ impl Engine {
                 tracing::warn!(feed = %feed.url, "poll put off: {}", chain(&err));
                 return Ok(());
             }
+            // Nothing more can be stored: the crawl stops, the feed still due.
+            Err(err) if err.is_full() => return Err(err),
             Err(err) => Polled::failed(
                 Severity::Soft,
                 None,
@@ -187,6 +189,9 @@ impl Engine {
             ),
         };
         if let Err(err) = self.record(&feed, now, polled).await {
+            if err.is_full() {
+                return Err(err);
+            }
             let err = chain(&err);
             tracing::warn!(feed = %feed.url, "cannot record a poll: {err}");
             let failure =
@@ -426,7 +431,7 @@ impl Engine {
         let interval = Duration::from_std(self.client.gate().interval(&host).await)
             .unwrap_or(Duration::seconds(5));
         let mut slots = self.slots.lock().await;
-        let now = Utc::now();
+        let now = self.clock.now();
         let slot = match slots.get(&host) {
             Some(&next) => next.max(now),
             None => match store::frontier::last_slot(&self.archive, &host).await? {

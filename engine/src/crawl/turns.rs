@@ -4,11 +4,13 @@
 //!
 //! The client asks only once its own process's turn for the host has come (its tasks queue in
 //! memory), so the archive sees one claim and one release per request, not one per waiting task.
-//! Times are this worker's clock, which must agree with the other workers' (as for heartbeats).
+//! Times are this worker's clock corrected to the database's (`clock.rs`), so that workers on
+//! machines whose clocks differ a little still agree.
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::Utc;
+use super::clock::Clock;
 use crawler::polite::{SharedClaim, SharedFuture, SharedTurns};
 use store::Archive;
 use store::turns::{Ask, Claim};
@@ -17,6 +19,8 @@ use store::turns::{Ask, Claim};
 pub(super) struct ArchiveTurns {
     pub(super) archive: Archive,
     pub(super) worker: String,
+    /// The worker's clock, corrected to the database's.
+    pub(super) clock: Arc<Clock>,
 }
 
 fn chrono_duration(duration: Duration) -> chrono::Duration {
@@ -32,7 +36,7 @@ impl SharedTurns for ArchiveTurns {
         hold: Duration,
     ) -> SharedFuture<'a, SharedClaim> {
         Box::pin(async move {
-            let now = Utc::now();
+            let now = self.clock.now();
             let ask =
                 Ask { host, holder: &self.worker, token, interval: chrono_duration(interval) };
             let claim = store::turns::claim(&self.archive, ask, now, chrono_duration(hold))
@@ -50,7 +54,7 @@ impl SharedTurns for ArchiveTurns {
 
     fn renew<'a>(&'a self, host: &'a str, token: i64, hold: Duration) -> SharedFuture<'a, bool> {
         Box::pin(async move {
-            let now = Utc::now();
+            let now = self.clock.now();
             store::turns::renew(
                 &self.archive,
                 host,
@@ -66,7 +70,7 @@ impl SharedTurns for ArchiveTurns {
 
     fn release<'a>(&'a self, host: &'a str, token: i64, next_in: Duration) -> SharedFuture<'a, ()> {
         Box::pin(async move {
-            let next_at = Utc::now() + chrono_duration(next_in);
+            let next_at = self.clock.now() + chrono_duration(next_in);
             store::turns::release(&self.archive, host, &self.worker, token, next_at)
                 .await
                 .map(|_| ())
