@@ -262,6 +262,9 @@ impl Archive {
         let sql = match self.backend() {
             Backend::Postgres => {
                 "SELECT 'stories (table)', pg_relation_size('stories') \
+                 UNION ALL SELECT 'stories (its TOAST table)', \
+                 COALESCE(pg_total_relation_size(NULLIF(reltoastrelid, 0)), 0) \
+                 FROM pg_class WHERE oid = 'stories'::regclass \
                  UNION ALL SELECT indexrelname::text, pg_relation_size(indexrelid) \
                  FROM pg_stat_user_indexes WHERE relname = 'stories' ORDER BY 1"
             }
