@@ -289,6 +289,15 @@ impl Archive {
             .collect()
     }
 
+    /// Undoes the last `steps` migrations (their `down`); for tests of a migration over rows
+    /// stored before it (`store::testing::undo_migrations`).
+    #[cfg(feature = "test-support")]
+    pub(crate) async fn undo_migrations(&self, steps: u32) -> Result<()> {
+        Migrator::down(self.db.raw(), Some(steps))
+            .await
+            .map_err(|err| Error::Migrate { source: Box::new(err) })
+    }
+
     /// Runs a raw statement; for tests and maintenance, not for application queries.
     pub async fn execute_unprepared(&self, sql: &str) -> Result<()> {
         self.db.execute_unprepared(sql).await.doing("running a maintenance statement")?;

@@ -71,8 +71,7 @@ pub async fn postgres() -> Option<TestArchive> {
 /// Undoes the archive's last `steps` migrations (their `down`), so that a test can store rows
 /// in the schema of before and see what migrating again makes of them.
 pub async fn undo_migrations(archive: &Archive, steps: u32) {
-    use migrations::{Migrator, MigratorTrait};
-    Migrator::down(archive.db.raw(), Some(steps)).await.expect("undo migrations");
+    archive.undo_migrations(steps).await.expect("undo migrations");
 }
 
 /// The place of a PostgreSQL database of a test's own, on the server [`POSTGRES_VAR`] names: not
