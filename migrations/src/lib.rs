@@ -29,6 +29,7 @@ mod m0009_claims;
 mod m0011_fetch_requests;
 mod m0012_phrase_pairs;
 mod m0013_fetch_lossy_urls;
+mod m0014_story_days;
 
 /// The archive's migrations, in the order they apply.
 #[derive(Debug)]
@@ -50,6 +51,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0011_fetch_requests::Migration),
             Box::new(m0012_phrase_pairs::Migration),
             Box::new(m0013_fetch_lossy_urls::Migration),
+            Box::new(m0014_story_days::Migration),
         ]
     }
 }

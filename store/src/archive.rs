@@ -286,6 +286,9 @@ impl Archive {
         let sql = match self.backend() {
             Backend::Postgres => {
                 "SELECT 'stories (table)', pg_relation_size('stories') \
+                 UNION ALL SELECT 'stories (its TOAST table)', \
+                 COALESCE(pg_total_relation_size(NULLIF(reltoastrelid, 0)), 0) \
+                 FROM pg_class WHERE oid = 'stories'::regclass \
                  UNION ALL SELECT indexrelname::text, pg_relation_size(indexrelid) \
                  FROM pg_stat_user_indexes WHERE relname = 'stories' ORDER BY 1"
             }
@@ -341,6 +344,15 @@ impl Archive {
             .map(|row| row.try_get_by_index::<i32>(0).doing(doing))
             .collect::<Result<Vec<i32>>>()?;
         Ok(Some(ServerActivity { commits, backends }))
+    }
+
+    /// Undoes the last `steps` migrations (their `down`); for tests of a migration over rows
+    /// stored before it (`store::testing::undo_migrations`).
+    #[cfg(feature = "test-support")]
+    pub(crate) async fn undo_migrations(&self, steps: u32) -> Result<()> {
+        Migrator::down(self.db.raw(), Some(steps))
+            .await
+            .map_err(|err| Error::Migrate { source: Box::new(err) })
     }
 
     /// Runs a raw statement; for tests and maintenance, not for application queries.

@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use chrono::{Datelike, Days, NaiveDate};
-use sea_orm::sea_query::{Condition, Expr};
+use sea_orm::sea_query::{Alias, Condition, Expr, ExprTrait, Query};
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseBackend, EntityTrait, QueryFilter, QueryOrder,
     QuerySelect, QueryTrait,
@@ -92,11 +92,9 @@ pub async fn counts(
     filter: &Filter,
     period: Period,
 ) -> Result<Vec<PeriodCount>> {
-    let all = Filter { query: None, language: None, one_per_cluster: false, ..filter.clone() };
     let selected = Filter { one_per_cluster: false, ..filter.clone() };
     let mut periods: BTreeMap<NaiveDate, PeriodCount> = BTreeMap::new();
-    let (condition, _) = all.condition(archive).await?;
-    for (start, stories, clusters) in grouped(archive, condition, period).await? {
+    for (start, stories, clusters) in totals(archive, filter, period).await? {
         let row = periods.entry(start).or_insert_with(|| empty(start));
         row.all_stories = stories;
         row.all_clusters = clusters;
@@ -119,6 +117,77 @@ fn empty(start: NaiveDate) -> PeriodCount {
     PeriodCount { start, stories: 0, clusters: 0, all_stories: 0, all_clusters: 0 }
 }
 
+/// All stories and clusters of the filter's sources and days, per period (whatever its query and
+/// language): the stories, and those in no cluster, from the totals kept per source and day
+/// (`story_days`, migration `m0014_story_days`); the distinct clusters of the others from the
+/// partial index of the stories in a cluster (`idx_stories_clustered`).
+async fn totals(
+    archive: &Archive,
+    filter: &Filter,
+    period: Period,
+) -> Result<Vec<(NaiveDate, u64, u64)>> {
+    let backend = archive.db.get_database_backend();
+    let mut days = Query::select();
+    days.from(Alias::new("story_days"))
+        .column(Alias::new("day"))
+        .expr(Expr::cust("CAST(SUM(stories) AS BIGINT)"))
+        .expr(Expr::cust("CAST(SUM(unclustered) AS BIGINT)"))
+        .and_where(Expr::col(Alias::new("stories")).gt(0))
+        .group_by_col(Alias::new("day"));
+    if !filter.source_ids.is_empty() {
+        days.and_where(Expr::col(Alias::new("source_id")).is_in(filter.source_ids.iter().copied()));
+    }
+    if let Some(day) = filter.from_day {
+        days.and_where(Expr::col(Alias::new("day")).gte(day));
+    }
+    if let Some(day) = filter.to_day {
+        days.and_where(Expr::col(Alias::new("day")).lte(day));
+    }
+    let rows: Vec<(NaiveDate, i64, i64)> = archive
+        .db
+        .query_all_raw(backend.build(&days))
+        .await
+        .and_then(|rows| rows.iter().map(|row| row.try_get_many_by_index()).collect())
+        .doing("reading the stories kept per day")?;
+    let mut periods: BTreeMap<NaiveDate, (u64, u64)> = BTreeMap::new();
+    for (day, stories, unclustered) in rows {
+        let entry = periods.entry(period.start(day)).or_default();
+        entry.0 += u64::try_from(stories).unwrap_or(0);
+        entry.1 += u64::try_from(unclustered).unwrap_or(0);
+    }
+    let all = Filter { query: None, language: None, one_per_cluster: false, ..filter.clone() };
+    let (condition, _) = all.condition(archive).await?;
+    let start = period.sql(backend);
+    let select = story::Entity::find()
+        .select_only()
+        .column_as(Expr::cust(start), "start")
+        .column_as(Expr::cust(r#"COUNT(DISTINCT "stories"."cluster_representative")"#), "clusters")
+        .filter(condition)
+        .filter(story::Column::ClusterRepresentative.is_not_null())
+        .filter(story::Column::PublishedDay.is_not_null())
+        .group_by(Expr::cust(start));
+    let rows: Vec<(String, i64)> = archive
+        .db
+        .query_all_raw(select.build(backend))
+        .await
+        .and_then(|rows| rows.iter().map(|row| row.try_get_many_by_index()).collect())
+        .doing("counting the clusters per period")?;
+    for (start, clusters) in rows {
+        let day = parse_start(&start)?;
+        periods.entry(day).or_default().1 += u64::try_from(clusters).unwrap_or(0);
+    }
+    Ok(periods
+        .into_iter()
+        .filter(|(_, (stories, _))| *stories > 0)
+        .map(|(start, (stories, clusters))| (start, stories, clusters))
+        .collect())
+}
+
+fn parse_start(start: &str) -> Result<NaiveDate> {
+    NaiveDate::parse_from_str(start, "%Y-%m-%d")
+        .map_err(|_| Error::Corrupt { what: format!("period start {start:?}") })
+}
+
 /// Counts in SQL: per period, stories and distinct clusters.
 async fn grouped(
     archive: &Archive,
@@ -139,8 +208,7 @@ async fn grouped(
         by_facts(archive, select).await.doing("counting stories per period")?;
     rows.into_iter()
         .map(|(start, stories, clusters)| {
-            let day = NaiveDate::parse_from_str(&start, "%Y-%m-%d")
-                .map_err(|_| Error::Corrupt { what: format!("period start {start:?}") })?;
+            let day = parse_start(&start)?;
             Ok((day, u64::try_from(stories).unwrap_or(0), u64::try_from(clusters).unwrap_or(0)))
         })
         .collect()

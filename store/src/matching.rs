@@ -8,8 +8,9 @@
 //! - Words, prefixes, `OR`, `AND` and `NOT` over them are answered by the index exactly. SQLite
 //!   asks its FTS5 table (`"flood" AND ("storm" OR "hurri" *) NOT "sport"`); PostgreSQL a GIN
 //!   index over a `tsvector` built from our own folded words (`array_to_tsvector`, no parser,
-//!   no stemming), with the same tree as a `tsquery` (`'flood' & ('storm' | 'hurri':*) &
-//!   !'sport'`). Both hold exactly the words `search` wrote, so both find the same stories.
+//!   no stemming) and stored with each story (`stories.search_terms`, a generated column of
+//!   migration `m0014_story_days`), with the same tree as a `tsquery` (`'flood' & ('storm' |
+//!   'hurri':*) & !'sport'`). Both hold exactly the words `search` wrote, so both find the same stories.
 //! - Sources, collections and languages are plain column conditions.
 //! - Phrases are answered by the index too: beside its words, each story keeps every pair of
 //!   neighbouring words of its title and of its text (`stories.search_pairs`, `a·b`, see
@@ -210,10 +211,9 @@ fn index_and(parts: &[Node], backend: DatabaseBackend) -> Option<(String, bool)>
 /// The stories an index expression selects (and, with `unindexed`, those without words).
 fn index_condition(expr: String, backend: DatabaseBackend, unindexed: bool) -> Expr {
     let selects = match backend {
-        DatabaseBackend::Postgres => Expr::cust_with_values(
-            r#"array_to_tsvector(array_cat(string_to_array("stories"."search_words", ' '), string_to_array("stories"."search_pairs", ' '))) @@ CAST($1 AS tsquery)"#,
-            [expr],
-        ),
+        DatabaseBackend::Postgres => {
+            Expr::cust_with_values(r#""stories"."search_terms" @@ CAST($1 AS tsquery)"#, [expr])
+        }
         _ => Expr::cust_with_values(
             r#""stories"."id" IN (SELECT rowid FROM story_search WHERE story_search MATCH ?)"#,
             [expr],

@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use sea_orm::{
-    ActiveValue::NotSet, ColumnTrait, ConnectionTrait, EntityTrait, IdenStatic as _, Iterable as _,
-    PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Select, Set,
+    ActiveValue::NotSet, ColumnTrait, ConnectionTrait, DatabaseBackend, EntityTrait,
+    IdenStatic as _, Iterable as _, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Select,
+    Set,
 };
 
 use sea_orm::sea_query::{Condition, Expr, ExprTrait};
@@ -758,6 +759,50 @@ pub(crate) fn representatives() -> Condition {
         Expr::col((story::Entity, story::Column::ClusterRepresentative))
             .equals((story::Entity, story::Column::Id)),
     )
+}
+
+/// Drops the GIN indexes of `stories` before a bulk load (PostgreSQL; nothing on SQLite) and
+/// returns their definitions for [`restore_indexes`]: each story stored updates them over
+/// hundreds of terms, where building them once after the load is several times cheaper. For
+/// benchmarks (`morgue bench archive`): searches are slow until the indexes are back.
+pub async fn drop_bulk_indexes(archive: &Archive) -> Result<Vec<String>> {
+    if archive.db.get_database_backend() != DatabaseBackend::Postgres {
+        return Ok(Vec::new());
+    }
+    let rows = archive
+        .db
+        .query_all_raw(sea_orm::Statement::from_string(
+            DatabaseBackend::Postgres,
+            "SELECT indexname::text, indexdef FROM pg_indexes \
+             WHERE schemaname = current_schema() AND tablename = 'stories' \
+             AND indexdef LIKE '% USING gin %' ORDER BY indexname",
+        ))
+        .await
+        .doing("listing the story indexes")?;
+    let mut definitions = Vec::with_capacity(rows.len());
+    for row in rows {
+        let name: String = row.try_get_by_index(0).doing("reading an index name")?;
+        let definition: String = row.try_get_by_index(1).doing("reading an index definition")?;
+        archive
+            .db
+            .execute_unprepared(&format!("DROP INDEX \"{}\"", name.replace('"', "\"\"")))
+            .await
+            .doing("dropping an index before a bulk load")?;
+        definitions.push(definition);
+    }
+    Ok(definitions)
+}
+
+/// Creates again the indexes [`drop_bulk_indexes`] dropped.
+pub async fn restore_indexes(archive: &Archive, definitions: &[String]) -> Result<()> {
+    for definition in definitions {
+        archive
+            .db
+            .execute_unprepared(definition)
+            .await
+            .doing("restoring an index after a bulk load")?;
+    }
+    Ok(())
 }
 
 /// How many stories were stored at `since` or later.

@@ -83,6 +83,12 @@ pub async fn postgres() -> Option<TestArchive> {
     Some(TestArchive { archive, url, place: Place::Postgres(database) })
 }
 
+/// Undoes the archive's last `steps` migrations (their `down`), so that a test can store rows
+/// in the schema of before and see what migrating again makes of them.
+pub async fn undo_migrations(archive: &Archive, steps: u32) {
+    archive.undo_migrations(steps).await.expect("undo migrations");
+}
+
 /// The place of a PostgreSQL database of a test's own, on the server [`POSTGRES_VAR`] names: not
 /// created here (`morgue init` creates it, say), dropped when this is dropped if it exists.
 #[derive(Debug)]

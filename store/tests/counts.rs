@@ -128,3 +128,133 @@ mod top {
         }
     }
 }
+
+/// The totals kept per source and day (`story_days`) against the stories themselves: with no
+/// query, every period's stories and clusters (counted from the stories) are its totals (kept).
+async fn totals_follow_the_stories(archive: &Archive, filter: &Filter) -> Vec<PeriodCount> {
+    let rows = counts(archive, filter, Period::Day).await.unwrap();
+    for row in &rows {
+        assert_eq!((row.all_stories, row.all_clusters), (row.stories, row.clusters), "{row:?}");
+    }
+    rows
+}
+
+/// Moves a story to another day, by SQL (as a re-extraction would).
+async fn move_day(archive: &Archive, id: i64, to: NaiveDate) {
+    archive
+        .execute_unprepared(&format!("UPDATE stories SET published_day = '{to}' WHERE id = {id}"))
+        .await
+        .unwrap();
+}
+
+async fn delete_story(archive: &Archive, id: i64) {
+    archive
+        .execute_unprepared(&format!("DELETE FROM story_urls WHERE story_id = {id}"))
+        .await
+        .unwrap();
+    archive.execute_unprepared(&format!("DELETE FROM stories WHERE id = {id}")).await.unwrap();
+}
+
+/// The ids of the crafted archive's stories, by id.
+async fn ids(archive: &Archive) -> Vec<i64> {
+    let all = stories::page(archive, &Filter::default(), 0, 100).await.unwrap();
+    all.iter().map(|story| story.id).collect()
+}
+
+mod totals {
+    use super::*;
+
+    on_both_backends! {
+        async fn totals_per_day_follow_inserts_deletes_clusters_and_days(archive: &Archive) {
+            let (a, b) = craft(archive).await;
+            let everything = Filter::default();
+            assert_eq!(
+                totals_follow_the_stories(archive, &everything).await,
+                [
+                    row(day(11, 2), 2, 1, 2, 1),
+                    row(day(11, 3), 2, 2, 2, 2),
+                    row(day(11, 9), 1, 1, 1, 1),
+                    row(day(12, 1), 1, 1, 1, 1),
+                ]
+            );
+            let ids = ids(archive).await;
+            // A copy leaves its cluster: a cluster and a story in none on 11-03.
+            clusters::remove_story(archive, ids[2]).await.unwrap();
+            totals_follow_the_stories(archive, &everything).await;
+            // Clustered again, with the budget story too.
+            let members = [ids[2], ids[3]].map(|story_id| Member {
+                story_id,
+                relation: Some("duplicate".to_owned()),
+                score: None,
+            });
+            clusters::create(archive, ids[4], &members).await.unwrap();
+            assert_eq!(
+                totals_follow_the_stories(archive, &everything).await,
+                [
+                    row(day(11, 2), 2, 1, 2, 1),
+                    row(day(11, 3), 2, 1, 2, 1),
+                    row(day(11, 9), 1, 1, 1, 1),
+                    row(day(12, 1), 1, 1, 1, 1),
+                ]
+            );
+            // A story moved to another day, and the undated one given a day.
+            move_day(archive, ids[5], day(11, 9)).await;
+            move_day(archive, ids[6], day(11, 2)).await;
+            assert_eq!(
+                totals_follow_the_stories(archive, &everything).await,
+                [row(day(11, 2), 3, 2, 3, 2), row(day(11, 3), 2, 1, 2, 1), row(day(11, 9), 2, 2, 2, 2)]
+            );
+            // Deleted: a clustered story and one in no cluster; a new story inserted.
+            delete_story(archive, ids[1]).await;
+            delete_story(archive, ids[5]).await;
+            crate::story(archive, b, "fresh").await; // no day: not counted
+            let new = NewStory {
+                source_id: a,
+                url: "https://x.example/new".to_owned(),
+                lossy_url: "http://x.example/new".to_owned(),
+                text: "Flood news".to_owned(),
+                published_day: Some(day(12, 24)),
+                extractor_version: "test-1".to_owned(),
+                ..NewStory::default()
+            };
+            stories::insert(archive, &new).await.unwrap();
+            assert_eq!(
+                totals_follow_the_stories(archive, &everything).await,
+                [
+                    row(day(11, 2), 2, 2, 2, 2),
+                    row(day(11, 3), 2, 1, 2, 1),
+                    row(day(11, 9), 1, 1, 1, 1),
+                    row(day(12, 24), 1, 1, 1, 1),
+                ]
+            );
+            // By source, and by week: the totals of the others are left out.
+            let a_only = Filter { source_ids: vec![a], ..Filter::default() };
+            totals_follow_the_stories(archive, &a_only).await;
+            let weeks = counts(archive, &a_only, Period::Week).await.unwrap();
+            for row in weeks {
+                assert_eq!((row.all_stories, row.all_clusters), (row.stories, row.clusters));
+            }
+        }
+
+        async fn migrating_fills_the_totals_of_stories_stored_before(archive: &Archive) {
+            // The schema before `m0014_story_days`, with stories and a cluster stored in it.
+            store::testing::undo_migrations(archive, 1).await;
+            craft(archive).await;
+            archive.migrate().await.unwrap();
+            assert_eq!(
+                totals_follow_the_stories(archive, &Filter::default()).await,
+                [
+                    row(day(11, 2), 2, 1, 2, 1),
+                    row(day(11, 3), 2, 2, 2, 2),
+                    row(day(11, 9), 1, 1, 1, 1),
+                    row(day(12, 1), 1, 1, 1, 1),
+                ]
+            );
+            let flood = crate::query::filter(archive, "flood").await;
+            assert_eq!(
+                counts(archive, &flood, Period::Month).await.unwrap(),
+                [row(day(11, 1), 4, 2, 5, 3), row(day(12, 1), 1, 1, 1, 1)]
+            );
+        }
+    }
+}
