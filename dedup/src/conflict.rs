@@ -57,14 +57,23 @@ fn shared_facts(hub: &Signature, partner: &Signature) -> (u16, u16) {
 }
 
 /// Whether two documents are template twins: their wording matches a duplicate rule and their
-/// names or numbers refuse the link.
+/// names or numbers refuse the link, on names that are the story's (each side states at least
+/// [`Thresholds::name_min`] names in the text they share, or the actors differ): copies of a
+/// short wire story that each add a contributor and an outlet, refused on those few names, are
+/// not twins.
 fn twins(a: &Signature, b: &Signature, thresholds: &Thresholds) -> bool {
     let Some(scores) = verify::score(a, b, thresholds) else { return false };
-    matches!(
-        thresholds.verdict(&scores),
-        Verdict::Veto(method, Veto::Names | Veto::Numbers)
-            if method.relation() == Relation::Duplicate
-    )
+    match thresholds.verdict(&scores) {
+        Verdict::Veto(method, veto) if method.relation() == Relation::Duplicate => match veto {
+            Veto::Numbers => true,
+            Veto::Names => {
+                scores.names.fewer() >= thresholds.name_min
+                    || scores.key_names.differ() >= thresholds.key_name_differ
+            }
+            Veto::DocNames | Veto::Conflict => false,
+        },
+        _ => false,
+    }
 }
 
 /// The links dropped for conflicts at these hubs.
@@ -271,6 +280,22 @@ mod tests {
         assert_eq!(dropped(&hub_sigs, &hubs, &HashSet::new(), &four, &Pool::new(1)).len(), 2);
         let three = Thresholds { conflict_margin: Some(3), ..t };
         assert_eq!(dropped(&hub_sigs, &hubs, &HashSet::new(), &three, &Pool::new(1)).len(), 1);
+    }
+
+    #[test]
+    fn copies_refused_on_a_few_names_of_their_own_are_not_twins() {
+        // Two copies of a short wire story, each with a contributor and an outlet of its own:
+        // refused against each other on those few names, but not template twins.
+        let t = Thresholds::default();
+        let hub = sig("hub", &["Amsterdam", "Berlusconi", "Copenhagen"]);
+        let first = sig("first", &["Amsterdam", "Marseille", "Nottingham"]);
+        let second = sig("second", &["Amsterdam", "Quimper", "Rotterdam"]);
+        let refused = crate::verify::score(&first, &second, &t).expect("scores");
+        assert_eq!(t.verdict(&refused), Verdict::Veto(crate::Method::NearCopy, Veto::Names));
+        assert!(!twins(&first, &second, &t));
+        let sigs = [&hub, &first, &second];
+        let hubs = hubs_of([(1, 0), (2, 0)], None);
+        assert!(dropped(&sigs, &hubs, &HashSet::new(), &t, &Pool::new(1)).is_empty());
     }
 
     #[test]
