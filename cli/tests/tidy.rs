@@ -129,6 +129,7 @@ fn cli_holds_no_crawl_ingest_dedup_or_selection_logic() {
         "store::search::",
         "store::feeds::record_poll",
         "store::duplicates::link",
+        "store::duplicates::unlink",
         "store::clusters::create",
         "store::clusters::replace",
         "store::clusters::remove_story",

@@ -14,7 +14,9 @@
 //!
 //! `--show KIND` prints instead the tune split's pairs of one kind that the shipped rules get
 //! wrong (at most `SHOW`, default 25; with `SHOW_ALL` set, right ones too), with their scores,
-//! explanation and facts; `DEDUP_EVAL_DUMP=FILE` writes the facts of every wording-matched tune
+//! explanation and facts; `--conflicts` reports instead the link-conflict rule
+//! (`Thresholds::conflict_margin`): the objective on tune by margin (and off), then the test
+//! split with the rule off and at the shipped margin; `DEDUP_EVAL_DUMP=FILE` writes the facts of every wording-matched tune
 //! pair as tab-separated lines.
 #![allow(clippy::print_stdout)]
 
@@ -33,9 +35,11 @@ fn main() {
     let mut seed = 20_260_101u64;
     let mut lsh_grid = false;
     let mut show: Option<String> = None;
+    let mut conflicts = false;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--lsh-grid" => lsh_grid = true,
+            "--conflicts" => conflicts = true,
             "--show" => show = args.next(),
             "--seed" => seed = args.next().and_then(|s| s.parse().ok()).expect("--seed N"),
             other => dir = PathBuf::from(other),
@@ -59,6 +63,11 @@ fn main() {
 
     if let Some(kind) = show {
         show_errors(&kind, &tune, &tune_sigs, &Deduper::new(base_config).expect("model"));
+        return;
+    }
+
+    if conflicts {
+        report_conflicts(&tune, &tune_sigs, &test, &test_sigs, base_config);
         return;
     }
 
@@ -610,6 +619,50 @@ fn objective(
     pairwise(docs, &predicted, Relation::Duplicate, truth.0).2
         + pairwise(docs, &predicted, Relation::Similar, truth.1).2
         + any.2
+}
+
+/// The tuning objective of a pipeline run's links.
+fn objective_of_links(docs: &[Doc], outcome: &dedup::Outcome) -> f64 {
+    let predicted = links_as_predictions(docs, outcome);
+    let truth = true_counts(docs);
+    let any = pairwise_any(docs, outcome);
+    pairwise(docs, &predicted, Relation::Duplicate, truth.0).2
+        + pairwise(docs, &predicted, Relation::Similar, truth.1).2
+        + any.2
+}
+
+/// The link-conflict rule: the objective on tune by margin (the pipeline's links, since the rule
+/// judges links together, not pairs alone), then the test split without it and with it.
+fn report_conflicts(
+    tune: &[Doc],
+    tune_sigs: &[Signature],
+    test: &[Doc],
+    test_sigs: &[Signature],
+    base: Config,
+) {
+    let with = |margin: Option<u16>| {
+        let thresholds = Thresholds { conflict_margin: margin, ..base.thresholds };
+        Deduper::new(Config { thresholds, ..base }).expect("model")
+    };
+    let mut line = "tune: objective by conflict_margin: ".to_owned();
+    for margin in [None, Some(0), Some(1), Some(2), Some(3), Some(4)] {
+        let outcome = with(margin).run_signatures(tune_sigs);
+        let name = margin.map_or("off".to_owned(), |m| m.to_string());
+        line.push_str(&format!(
+            " {name}:{:.4} (B-cubed {:.4}, conflicts {})",
+            objective_of_links(tune, &outcome),
+            bcubed(tune, &outcome).2,
+            outcome.stats.conflicts
+        ));
+    }
+    println!("{line}");
+    for margin in [None, Thresholds::default().conflict_margin] {
+        let name = margin.map_or("off".to_owned(), |m| format!("margin {m}"));
+        println!("\n== test split, link conflicts {name} ==");
+        let outcome = with(margin).run_signatures(test_sigs);
+        println!("conflicts: {}", outcome.stats.conflicts);
+        report(test, &outcome);
+    }
 }
 
 /// Coordinate descent from the shipped defaults over every threshold (three rounds), then each

@@ -6,6 +6,7 @@
 //! contained: 62 words, 88% of the shorter text's passages, are in the longer (length ratio 0.05); shares 4 of 4 names
 //! later version: a copy by its wording (near-copy 91%), numbers changed: 31, 2 → 45, 3; shares all 12 names
 //! same wording, names differ: Ajax, PSV vs Celtic, Rangers (1 of 9 names shared)
+//! near-copy: 80% of …; dropped: conflicts with the link of story 7 to story 9 (a template twin of this one), which shares 12 of the 13 names and numbers against 7
 //! ```
 //!
 //! The first document is the link's `doc` (the later), the second its `of`; "vs" lists the
@@ -154,7 +155,33 @@ pub(crate) fn veto(method: Method, veto: Veto, s: &Scores, a: &Signature, b: &Si
             differ(a, b, true, " vs "),
             shared_count(&s.numbers)
         ),
+        // Told by `conflict` with the rival link; this is the fallback without it.
+        Veto::Conflict => {
+            format!("{}; dropped: conflicts with another link", link(method, s, a, b))
+        }
     }
+}
+
+/// Why a link that passed alone was dropped for a conflict: `hub` (one of its ends) is also
+/// linked to `rival`, this link's other end's template twin, which states `rival_shares` of the
+/// hub's `facts` names and numbers against this link's `shares`.
+pub(crate) fn conflict(
+    link_explanation: &str,
+    hub: &str,
+    rival: &str,
+    facts: u16,
+    shares: u16,
+    rival_shares: u16,
+) -> String {
+    let versus = if rival_shares == shares {
+        format!("as many as this one ({shares} of the {facts} names and numbers)")
+    } else {
+        format!("{rival_shares} of the {facts} names and numbers against {shares}")
+    };
+    format!(
+        "{link_explanation}; dropped: conflicts with the link of story {hub} to story {rival} (a \
+         template twin of this one), which shares {versus}"
+    )
 }
 
 /// "1 of 9": the shared facts of the side that states more.

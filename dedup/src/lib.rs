@@ -48,6 +48,7 @@
 mod ann;
 mod candidates;
 mod cluster;
+mod conflict;
 pub mod embed;
 mod explain;
 pub mod facts;

@@ -189,8 +189,12 @@ pub struct Update {
     /// New documents first in their input order, then existing ones in their input order.
     pub assignments: Vec<Assignment>,
     /// The pairs (involving at least one new document) alike in wording that the facts kept
-    /// apart.
+    /// apart, and the new links dropped for a conflict ([`Veto::Conflict`]).
     pub rejected: Vec<Rejection>,
+    /// Stored links (of `existing_links`) that the batch makes conflict with a new link, judged
+    /// again: no longer links, to be deleted ([`Veto::Conflict`], `conflict.rs`). The
+    /// assignments already leave them out.
+    pub removed: Vec<Rejection>,
     /// Counts of the work done.
     pub stats: Stats,
 }
@@ -204,6 +208,9 @@ pub struct Stats {
     pub links: u64,
     /// Pairs alike in wording that the facts kept apart.
     pub rejected: u64,
+    /// Links that passed alone but were dropped for a conflict (new ones, and stored ones
+    /// removed).
+    pub conflicts: u64,
 }
 
 /// What the content-token step did for one document.
@@ -456,6 +463,7 @@ impl Deduper {
         let mut assignments = update.assignments;
         // `update` lists new documents first in input order: here all of them.
         assignments.truncate(sigs.len());
+        // Nothing was stored before: nothing to remove.
         Outcome { assignments, links: update.links, rejected: update.rejected, stats: update.stats }
     }
 
@@ -534,8 +542,6 @@ impl Deduper {
         }
         new_links.sort_by_key(|l| (l.0, l.1));
         vetoed.sort_by_key(|v| (v.0, v.1));
-        stats.links = new_links.len() as u64;
-        stats.rejected = vetoed.len() as u64;
 
         // Existing links between documents we were given, mapped to ranks.
         let mut rank_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
@@ -544,25 +550,54 @@ impl Deduper {
                 rank_of.entry(sig.id.as_str()).or_insert(r);
             }
         }
+        let mut old: Vec<(usize, usize, &Link)> = Vec::new();
+        for link in existing_links {
+            if let (Some(&a), Some(&b)) =
+                (rank_of.get(link.doc.as_str()), rank_of.get(link.of.as_str()))
+                && a != b
+            {
+                old.push((a, b, link));
+            }
+        }
+
+        // Link conflicts (`conflict.rs`), at every document that gains a link.
+        let dropped = self.conflicts(&ranked, &is_new, &index, &packed, &new_links, &old);
+        let dropped_at: std::collections::HashMap<(usize, usize), &crate::conflict::Dropped> =
+            dropped.iter().map(|d| (d.link, d)).collect();
+        let key = |a: usize, b: usize| (a.max(b), a.min(b));
+        let (new_links, conflicted): (Vec<RankLink>, Vec<RankLink>) =
+            new_links.into_iter().partition(|l| !dropped_at.contains_key(&key(l.0, l.1)));
+        let (old, removed_old): (Vec<_>, Vec<_>) =
+            old.into_iter().partition(|&(a, b, _)| !dropped_at.contains_key(&key(a, b)));
+        stats.links = new_links.len() as u64;
+        stats.rejected = vetoed.len() as u64;
+        stats.conflicts = (conflicted.len() + removed_old.len()) as u64;
+
         let nodes: Vec<Node<'_>> = by_rank.iter().map(|&i| node(&all[i])).collect();
         let mut edges: Vec<Edge> = new_links
             .iter()
             .map(|&(a, b, method, scores, _)| Edge { a, b, method, score: scores.primary(method) })
             .collect();
         let mut old_links: Vec<&Link> = Vec::new();
-        for link in existing_links {
-            if let (Some(&a), Some(&b)) =
-                (rank_of.get(link.doc.as_str()), rank_of.get(link.of.as_str()))
-                && a != b
-            {
-                edges.push(Edge { a, b, method: link.method, score: link.score() });
-                old_links.push(link);
-            }
+        for &(a, b, link) in &old {
+            edges.push(Edge { a, b, method: link.method, score: link.score() });
+            old_links.push(link);
         }
         let placements = cluster(&nodes, &edges, &self.config.clustering);
 
         // Links as the caller sees them.
         let thresholds = self.config.thresholds;
+        let dropped_explanation = |a: usize, b: usize, base: &str| -> String {
+            let d = dropped_at[&key(a, b)];
+            crate::explain::conflict(
+                base,
+                &ranked[d.hub].id,
+                &ranked[d.rival].id,
+                d.facts,
+                d.shares,
+                d.rival_shares,
+            )
+        };
         let make =
             |&(a, b, method, scores, found_by): &(usize, usize, Method, Scores, FoundBy)| Link {
                 doc: ranked[a].id.clone(),
@@ -575,7 +610,7 @@ impl Deduper {
                 explanation: crate::explain::link(method, &scores, ranked[a], ranked[b]),
             };
         let links: Vec<Link> = new_links.iter().map(make).collect();
-        let rejected: Vec<Rejection> = vetoed
+        let mut rejected: Vec<Rejection> = vetoed
             .iter()
             .map(|&(a, b, method, veto, scores)| Rejection {
                 doc: ranked[a].id.clone(),
@@ -586,13 +621,40 @@ impl Deduper {
                 explanation: crate::explain::veto(method, veto, &scores, ranked[a], ranked[b]),
             })
             .collect();
+        rejected.extend(conflicted.iter().map(|&(a, b, method, scores, _)| Rejection {
+            doc: ranked[a].id.clone(),
+            of: ranked[b].id.clone(),
+            method,
+            veto: Veto::Conflict,
+            scores,
+            explanation: dropped_explanation(
+                a,
+                b,
+                &crate::explain::link(method, &scores, ranked[a], ranked[b]),
+            ),
+        }));
+        let removed: Vec<Rejection> = removed_old
+            .iter()
+            .map(|&(a, b, link)| Rejection {
+                doc: link.doc.clone(),
+                of: link.of.clone(),
+                method: link.method,
+                veto: Veto::Conflict,
+                scores: link.scores,
+                explanation: dropped_explanation(a, b, &link.explanation),
+            })
+            .collect();
         let edge_link = |e: usize| -> Link {
             if e < links.len() { links[e].clone() } else { old_links[e - links.len()].clone() }
         };
 
-        // What the batch touches: the components of the link graph that hold a new document.
-        let touched: std::collections::HashSet<usize> =
-            (0..ranked.len()).filter(|&r| is_new[r]).map(|r| placements[r].component).collect();
+        // What the batch touches: the components of the link graph that hold a new document, or
+        // an end of a removed link.
+        let touched: std::collections::HashSet<usize> = (0..ranked.len())
+            .filter(|&r| is_new[r])
+            .chain(removed_old.iter().flat_map(|&(a, b, _)| [a, b]))
+            .map(|r| placements[r].component)
+            .collect();
         let mut rank_at = vec![0; all.len()];
         for (r, &i) in by_rank.iter().enumerate() {
             rank_at[i] = r;
@@ -606,7 +668,58 @@ impl Deduper {
                 link: placements[r].edge.map(edge_link),
             })
             .collect();
-        Update { links, assignments, rejected, stats }
+        Update { links, assignments, rejected, removed, stats }
+    }
+
+    /// The links dropped for conflicts at every document that gains a link (`conflict.rs`): a
+    /// new document's links are all among `new_links`; an existing one's links with other
+    /// existing documents are verified again over its candidates, so that a link an earlier
+    /// conflict dropped (stored nowhere) still weighs as it would in a batch run.
+    fn conflicts(
+        &self,
+        ranked: &[&Signature],
+        is_new: &[bool],
+        index: &Index,
+        packed: &Packed<'_>,
+        new_links: &[RankLink],
+        old: &[(usize, usize, &Link)],
+    ) -> Vec<crate::conflict::Dropped> {
+        let thresholds = &self.config.thresholds;
+        if thresholds.conflict_margin.is_none() || new_links.is_empty() {
+            return Vec::new();
+        }
+        let key = |a: usize, b: usize| (a.max(b), a.min(b));
+        let hubs: std::collections::HashSet<usize> =
+            new_links.iter().flat_map(|l| [l.0, l.1]).collect();
+        let mut existing_hubs: Vec<usize> = hubs.iter().copied().filter(|&r| !is_new[r]).collect();
+        existing_hubs.sort_unstable();
+        let again: Vec<Vec<usize>> = self.pool.map(&existing_hubs, |&hub| {
+            index
+                .candidates(
+                    hub,
+                    self.config.window_secs,
+                    self.config.candidates.max_bucket_scan,
+                    |other| !is_new[other] && other != hub,
+                )
+                .into_iter()
+                .filter(|&(other, by)| {
+                    packed
+                        .score(hub, other, by, thresholds)
+                        .is_some_and(|s| matches!(thresholds.verdict(&s), Verdict::Link(_)))
+                })
+                .map(|(other, _)| other)
+                .collect()
+        });
+        let mut pairs: std::collections::HashSet<(usize, usize)> =
+            new_links.iter().map(|l| key(l.0, l.1)).collect();
+        pairs.extend(old.iter().map(|&(a, b, _)| key(a, b)));
+        for (&hub, others) in existing_hubs.iter().zip(&again) {
+            pairs.extend(others.iter().map(|&o| key(hub, o)));
+        }
+        let mut sorted: Vec<(usize, usize)> = pairs.iter().copied().collect();
+        sorted.sort_unstable();
+        let at = crate::conflict::hubs_of(sorted, Some(&hubs));
+        crate::conflict::dropped(ranked, &at, &pairs, thresholds, &self.pool)
     }
 }
 

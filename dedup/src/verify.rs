@@ -41,6 +41,10 @@
 //!   story on the same subject, or on the same template, told with other people and places
 //!   ([`Veto::DocNames`]).
 //!
+//! A link that passes alone may still be dropped afterwards for a conflict with another link of
+//! one of its documents ([`Veto::Conflict`], `conflict.rs`): a story linked to two template
+//! twins keeps the link to the one that shares clearly more of its facts.
+//!
 //! The defaults were tuned on the tuning split of the evaluation set (see `docs/dedup.md`).
 
 use crate::facts::{self, Agreement};
@@ -124,6 +128,10 @@ pub enum Veto {
     /// A `similar` pair's names disagree over the whole texts: another story on the same
     /// subject told with other people and places.
     DocNames,
+    /// The link passed alone, but one of its documents is linked to another document that is
+    /// this link's other end's template twin, and shares clearly more of its names and numbers
+    /// (or as many): the document cannot be a copy of both (`conflict.rs`).
+    Conflict,
 }
 
 /// What the rules say of a pair.
@@ -290,6 +298,10 @@ pub struct Thresholds {
     /// …when the names agree less than this (with at least `name_min` names on each side;
     /// with fewer, no more than `name_few_agreement`).
     pub similar_name_agreement: f32,
+    /// Link conflicts (`conflict.rs`): a document linked to two template twins keeps the link to
+    /// the one that lacks at least this many fewer of its names and numbers than the other, and
+    /// neither on a closer call (`None`: the rule is off).
+    pub conflict_margin: Option<u16>,
 }
 
 impl Default for Thresholds {
@@ -316,12 +328,13 @@ impl Default for Thresholds {
             update_name_agreement: 0.7,
             similar_name_differ: 3,
             similar_name_agreement: 0.4,
+            conflict_margin: Some(1),
         }
     }
 }
 
 impl Thresholds {
-    /// Every threshold by its field name, for storage and output.
+    /// Every threshold by its field name, for storage and output (a rule that is off reads -1).
     pub fn fields(&self) -> Vec<(&'static str, f64)> {
         vec![
             ("duplicate_containment", f64::from(self.duplicate_containment)),
@@ -344,6 +357,7 @@ impl Thresholds {
             ("update_name_agreement", f64::from(self.update_name_agreement)),
             ("similar_name_differ", f64::from(self.similar_name_differ)),
             ("similar_name_agreement", f64::from(self.similar_name_agreement)),
+            ("conflict_margin", self.conflict_margin.map_or(-1.0, f64::from)),
         ]
     }
 
@@ -376,6 +390,12 @@ impl Thresholds {
             update_name_agreement: f("update_name_agreement", d.update_name_agreement),
             similar_name_differ: n("similar_name_differ", d.similar_name_differ),
             similar_name_agreement: f("similar_name_agreement", d.similar_name_agreement),
+            // Negative: off.
+            conflict_margin: match get("conflict_margin") {
+                None => d.conflict_margin,
+                Some(v) if v < 0.0 => None,
+                Some(v) => Some(v.min(f64::from(u16::MAX)) as u16),
+            },
         }
     }
 
@@ -814,6 +834,9 @@ mod tests {
         assert_eq!(Thresholds::from_fields(|n| fields.get(n).copied()), t);
         // Thresholds stored before a rule existed read as its default.
         assert_eq!(Thresholds::from_fields(|_| None), Thresholds::default());
+        let off = Thresholds { conflict_margin: None, ..Thresholds::default() };
+        let fields: std::collections::HashMap<&str, f64> = off.fields().into_iter().collect();
+        assert_eq!(Thresholds::from_fields(|n| fields.get(n).copied()), off);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::sync::OnceLock;
 
-use dedup::{Config, Deduper, Document, Method, Relation, Signature};
+use dedup::{Config, Deduper, Document, Method, Relation, Signature, Veto};
 use proptest::prelude::*;
 
 /// Built once per test process and thread count: loading the embedder is the slow part.
@@ -119,7 +119,10 @@ fn incremental_equals_batch() {
         for s in new {
             assert!(update.assignments.iter().any(|a| a.id == s.id));
         }
-        let mut all_links: Vec<_> = first.links.iter().chain(&update.links).cloned().collect();
+        let removed =
+            |l: &&dedup::Link| !update.removed.iter().any(|r| r.doc == l.doc && r.of == l.of);
+        let mut all_links: Vec<_> =
+            first.links.iter().filter(removed).chain(&update.links).cloned().collect();
         let mut batch_links = batch.links.clone();
         let key = |l: &dedup::Link| (l.doc.clone(), l.of.clone());
         all_links.sort_by_key(key);
@@ -128,6 +131,161 @@ fn incremental_equals_batch() {
         // Documents in no touched cluster are not reported.
         assert!(update.assignments.len() <= docs.len());
     }
+}
+
+/// A match report on a template: ten names in their slots, the figures fixed.
+fn match_report(names: [&str; 10]) -> String {
+    let [
+        scorer,
+        coach,
+        winger,
+        captain,
+        midfielder,
+        defender,
+        substitute,
+        keeper,
+        referee,
+        chairman,
+    ] = names;
+    format!(
+        "The home side won 2-1 on Saturday in front of 18,000 fans, with striker {scorer} scoring twice after the break. \
+         Coach {coach} said before the match that his team needed a win to stay in the race for the title. \
+         The visitors took the lead in the 34th minute when a cross from winger {winger} was turned in by captain {captain}, and for a long spell they looked the stronger side. \
+         After the interval the hosts changed their shape, and midfielder {midfielder} began to win the ball higher up the pitch. \
+         The equaliser came from a corner taken by defender {defender}, and the winner followed ten minutes later after a long run by substitute {substitute}. \
+         Goalkeeper {keeper} made three fine saves in the last quarter of an hour to keep the lead. \
+         The referee, {referee}, showed four yellow cards in a tense second half. \
+         Club chairman {chairman} praised the supporters and said the new stadium would be finished next spring. \
+         The two teams meet again in the cup next month, and both coaches said they expect another close game."
+    )
+}
+
+const PLAYERS: [&str; 10] = [
+    "Marco Hallworth",
+    "Peter Pemberton",
+    "Luis Ashcombe",
+    "Tom Kingsley",
+    "Ivan Thornbury",
+    "Omar Whitlock",
+    "Paolo Marchetti",
+    "Chidi Okonkwo",
+    "Anders Lindqvist",
+    "Rui Ferreira",
+];
+
+/// A report (`hub`), an edited copy of it with two names changed (`copy`), and a story on the
+/// same template sharing the last six of the report's names (`twin`): the copy and the twin are
+/// each other's template twins (six names of ten differ), while each alone passes against the
+/// report. The report keeps the link to the copy, which lacks two of its names against four.
+fn conflict_docs() -> Vec<Document> {
+    let mut copy = PLAYERS;
+    copy[8] = "Karl Brightwater";
+    copy[9] = "Jan Novakovic";
+    let mut twin = PLAYERS;
+    twin[0] = "Diego Castellano";
+    twin[1] = "Henri Delacroix";
+    twin[2] = "Kenji Yamamoto";
+    twin[3] = "Felix Rosenberg";
+    vec![
+        doc("hub", "Home side win 2-1", &match_report(PLAYERS), Some(T0)),
+        doc("twin", "Home side win 2-1", &match_report(twin), Some(T0 + 3_600)),
+        doc("copy", "Home side win 2-1", &match_report(copy), Some(T0 + 7_200)),
+    ]
+}
+
+#[test]
+fn a_story_linked_to_two_template_twins_keeps_the_closer() {
+    let docs = conflict_docs();
+    let d = deduper(2);
+    let off = Deduper::new(Config {
+        threads: 1,
+        thresholds: dedup::Thresholds { conflict_margin: None, ..dedup::Thresholds::default() },
+        ..Config::default()
+    })
+    .expect("model");
+    // Without the rule, each pair alone: the report is linked to both, the two are refused.
+    let alone = off.run(&docs);
+    let pairs = |links: &[dedup::Link]| -> Vec<(String, String)> {
+        let mut out: Vec<_> = links.iter().map(|l| (l.doc.clone(), l.of.clone())).collect();
+        out.sort();
+        out
+    };
+    assert_eq!(
+        pairs(&alone.links),
+        vec![("copy".into(), "hub".into()), ("twin".into(), "hub".into())],
+        "{:#?}",
+        alone.rejected
+    );
+    assert!(
+        alone.rejected.iter().any(|r| r.doc == "copy" && r.of == "twin" && r.veto == Veto::Names)
+    );
+    assert!(alone.assignments.iter().all(|a| a.cluster == "hub"));
+
+    let outcome = d.run(&docs);
+    assert_eq!(pairs(&outcome.links), vec![("copy".into(), "hub".into())]);
+    let dropped = outcome.rejected.iter().find(|r| r.veto == Veto::Conflict).expect("a conflict");
+    assert_eq!((dropped.doc.as_str(), dropped.of.as_str()), ("twin", "hub"));
+    assert_eq!(
+        dropped.explanation,
+        "near-copy: 92% of the shorter text's word sequences are in the longer; shares 7 of 11 \
+         names and all 4 numbers; dropped: conflicts with the link of story hub to story copy (a \
+         template twin of this one), which shares 13 of the 15 names and numbers against 11"
+    );
+    assert_eq!(outcome.stats.conflicts, 1);
+    let cluster = |o: &dedup::Outcome, id: &str| {
+        o.assignments.iter().find(|a| a.id == id).expect(id).cluster.clone()
+    };
+    assert_eq!(cluster(&outcome, "copy"), "hub");
+    assert_eq!(cluster(&outcome, "twin"), "twin");
+    // The same whatever the thread count and input order.
+    let mut reversed = docs.clone();
+    reversed.reverse();
+    assert_eq!(pairs(&deduper(1).run(&reversed).links), pairs(&outcome.links));
+}
+
+#[test]
+fn a_conflict_across_batches_removes_the_stored_link() {
+    let docs = conflict_docs();
+    let d = deduper(2);
+    let batch = d.run(&docs);
+    let sigs = d.signatures(&docs);
+    // The report and the twin first: linked.
+    let first = d.run_signatures(&sigs[..2]);
+    assert_eq!(first.links.len(), 1, "{:#?}", first.rejected);
+    assert_eq!((first.links[0].doc.as_str(), first.links[0].of.as_str()), ("twin", "hub"));
+    let stored: Vec<Signature> =
+        sigs[..2].iter().map(|s| Signature::from_bytes(&s.to_bytes()).expect("bytes")).collect();
+    // Then the copy: its link to the report conflicts with the stored one, which goes.
+    let update = d.update(&sigs[2..], &stored, &first.links);
+    assert_eq!(update.links.len(), 1);
+    assert_eq!((update.links[0].doc.as_str(), update.links[0].of.as_str()), ("copy", "hub"));
+    assert_eq!(update.removed.len(), 1, "{:#?}", update.removed);
+    let removed = &update.removed[0];
+    assert_eq!((removed.doc.as_str(), removed.of.as_str()), ("twin", "hub"));
+    assert_eq!(removed.veto, Veto::Conflict);
+    assert_eq!(removed.method, first.links[0].method);
+    assert!(
+        removed.explanation.starts_with(&first.links[0].explanation),
+        "{}",
+        removed.explanation
+    );
+    // The stored links less the removed one, plus the new: the batch run's links.
+    assert_eq!(batch.links, update.links);
+    // Every story whose cluster changed is reported, as the batch run places it: the twin too,
+    // though only its removed link touched it.
+    let mut got: Vec<(String, String)> =
+        update.assignments.iter().map(|a| (a.id.clone(), a.cluster.clone())).collect();
+    got.sort();
+    let mut expected = clusters(&batch);
+    expected.sort();
+    assert_eq!(got, expected);
+    // A third batch that links to none of them removes nothing.
+    let late = d.signatures(&[doc("storm", "Snow closes highways", STORM, Some(T0 + 9_000))]);
+    let all_stored: Vec<Signature> =
+        sigs.iter().map(|s| Signature::from_bytes(&s.to_bytes()).expect("bytes")).collect();
+    let quiet = d.update(&late, &all_stored, &batch.links);
+    assert!(quiet.removed.is_empty());
+    assert!(quiet.links.is_empty());
 }
 
 #[test]

@@ -6,8 +6,9 @@
 //! signatures; the stored signatures of the stories published within the window around the batch
 //! are read back with the links already found among them; `Deduper::update` returns only what the
 //! batch changes: new links, and the assignments of every story whose cluster it touches. Links
-//! are stored with their method, every score and the thresholds in force; the touched clusters are
-//! rewritten; the new signatures are stored last, so a crash halfway only means the batch is
+//! are stored with their method, every score and the thresholds in force; stored links that the
+//! batch makes conflict (a story linked to two template twins, `dedup`'s `conflict.rs`) are
+//! deleted; the touched clusters are rewritten; the new signatures are stored last, so a crash halfway only means the batch is
 //! compared again (links are unique per pair and method, clusters are rewritten whole).
 //!
 //! A story is compared by its whole text, not its searchable text: a source that posts a story
@@ -48,6 +49,8 @@ pub struct Done {
     pub stories: u64,
     /// Links found (duplicate or similar).
     pub links: u64,
+    /// Stored links removed because a new link conflicts with them (`dedup`'s link conflicts).
+    pub removed: u64,
     /// Clusters written.
     pub clusters: u64,
 }
@@ -67,6 +70,7 @@ fn story_id(what: &'static str, id: &str) -> Result<i64> {
 pub async fn compare_new(archive: &Archive, deduper: &Arc<Deduper>) -> Result<Done> {
     let window = Duration::seconds(deduper.config().window_secs);
     let (mut stories_done, mut links_found, mut clusters_touched) = (0u64, 0u64, 0u64);
+    let mut links_removed = 0u64;
     let mut after = 0;
     loop {
         let batch = store::signatures::missing(archive, after, BATCH).await?;
@@ -124,13 +128,36 @@ pub async fn compare_new(archive: &Archive, deduper: &Arc<Deduper>) -> Result<Do
         for link in &update.links {
             store::duplicates::link(archive, &link_to_store(link)?).await?;
         }
+        // Stored links that a new link now conflicts with (a story linked to two template
+        // twins): judged again and dropped; the assignments below already leave them out.
+        for removed in &update.removed {
+            store::duplicates::unlink(
+                archive,
+                story_id("a linked story", &removed.doc)?,
+                story_id("a linked story", &removed.of)?,
+                removed.method.as_str(),
+            )
+            .await?;
+            tracing::info!(
+                story = removed.doc,
+                of = removed.of,
+                "duplicate link removed: {}",
+                removed.explanation
+            );
+        }
+        links_removed += update.removed.len() as u64;
         links_found += update.links.len() as u64;
         clusters_touched += store_clusters(archive, &update.assignments).await?;
         store_signatures(archive, &new, &batch).await?;
         stories_done += batch.len() as u64;
         tracing::info!(stories = stories_done, links = links_found, "deduplicating");
     }
-    Ok(Done { stories: stories_done, links: links_found, clusters: clusters_touched })
+    Ok(Done {
+        stories: stories_done,
+        links: links_found,
+        removed: links_removed,
+        clusters: clusters_touched,
+    })
 }
 
 /// Stores the signatures of these stories (in the same order), replacing any they had.

@@ -107,6 +107,24 @@ pub async fn link(archive: &Archive, new: &NewLink) -> Result<(Link, bool)> {
     Ok((Link::try_from(stored)?, inserted_row(&result)))
 }
 
+/// Deletes the link of (story, of story, method), if there is one: a link that a later
+/// comparison judged again and dropped (dedup's link conflicts). Returns whether one was deleted.
+pub async fn unlink(
+    archive: &Archive,
+    story_id: i64,
+    of_story_id: i64,
+    method: &str,
+) -> Result<bool> {
+    let result = duplicate_link::Entity::delete_many()
+        .filter(duplicate_link::Column::StoryId.eq(story_id))
+        .filter(duplicate_link::Column::OfStoryId.eq(of_story_id))
+        .filter(duplicate_link::Column::Method.eq(text::line(method).as_ref()))
+        .exec(&archive.db)
+        .await
+        .doing("deleting a duplicate link")?;
+    Ok(result.rows_affected > 0)
+}
+
 /// Every link among these stories (both sides in the set) with one of these methods, in the order
 /// they were recorded.
 pub async fn among(archive: &Archive, story_ids: &[i64], methods: &[&str]) -> Result<Vec<Link>> {

@@ -37,6 +37,25 @@ on_both_backends! {
         assert_eq!(duplicates::involving(archive, c).await.unwrap().len(), 1);
     }
 
+    async fn unlink_deletes_one_link_only(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let (a, b, c) = (crate::story(archive, source.id, "a").await, crate::story(archive, source.id, "b").await, crate::story(archive, source.id, "c").await);
+        let link = NewLink { story_id: b, of_story_id: a, method: "minhash".to_owned(), score: 0.9, ..NewLink::default() };
+        duplicates::link(archive, &link).await.unwrap();
+        let other_method = NewLink { method: "passage".to_owned(), ..link.clone() };
+        duplicates::link(archive, &other_method).await.unwrap();
+        let other_pair = NewLink { story_id: c, ..link.clone() };
+        duplicates::link(archive, &other_pair).await.unwrap();
+        // The other direction is not the link.
+        assert!(!duplicates::unlink(archive, a, b, "minhash").await.unwrap());
+        assert!(duplicates::unlink(archive, b, a, "minhash").await.unwrap());
+        assert!(!duplicates::unlink(archive, b, a, "minhash").await.unwrap());
+        let left: Vec<(i64, String)> = duplicates::involving(archive, a).await.unwrap().into_iter().map(|l| (l.link.story_id, l.link.method)).collect();
+        assert_eq!(left, vec![(b, "passage".to_owned()), (c, "minhash".to_owned())]);
+        // Linked again later, it is a new link.
+        assert!(duplicates::link(archive, &link).await.unwrap().1);
+    }
+
     async fn a_story_cannot_duplicate_itself(archive: &Archive) {
         let source = crate::source(archive, "daily").await;
         let a = crate::story(archive, source.id, "a").await;
