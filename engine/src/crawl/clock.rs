@@ -67,9 +67,9 @@ impl Clock {
         Duration::microseconds(self.offset_micros.load(Ordering::Relaxed))
     }
 
-    /// Measures the offset to the archive's clock: the quickest of [`READINGS`] readings, each
-    /// `database - (sent + received) / 2`, counting only those whose round trip was within
-    /// [`MAX_ROUND_TRIP`] (with none, the offset stays zero). Fails with [`Error::ClockSkew`] when
+    /// Measures the offset to the archive's clock: the quickest of 5 readings, each
+    /// `database - (sent + received) / 2`, counting only those whose round trip was within 20 ms
+    /// (with none, the offset stays zero). Fails with [`Error::ClockSkew`] when
     /// the offset is over [`MAX_CLOCK_SKEW`]; warns over [`WARN_CLOCK_SKEW`].
     pub async fn measure(&self, archive: &Archive) -> Result<Duration> {
         let mut best: Option<(std::time::Duration, Duration, DateTime<Utc>)> = None;
