@@ -135,7 +135,9 @@ pub(crate) async fn assert_reachable_stored_once(archive: &Archive, web: &TestWe
         let url = web.article_url(article);
         let key = normalizer::lossy_url(&url).expect("a lossy URL");
         if store::stories::by_any_lossy_url(archive, &key).await.expect("read").is_none() {
-            missing.push(url);
+            // What the frontier holds of it, to tell a URL never queued from one left waiting.
+            let entry = store::frontier::by_lossy_url(archive, &key).await.expect("read");
+            missing.push(format!("{url} (frontier: {entry:?})"));
         }
     }
     assert!(missing.is_empty(), "{} of {} missing: {missing:?}", missing.len(), reachable.len());

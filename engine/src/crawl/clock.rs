@@ -96,6 +96,11 @@ impl Clock {
             return Ok(Duration::zero());
         };
         check(offset, database, self.local())?;
+        // The true offset lies within half the round trip of the one measured: when that span
+        // holds zero, no offset was measured (a database on this machine, or clocks in step), and
+        // the machine's clock is taken as it is rather than moved by the reading's noise.
+        let uncertainty = Duration::from_std(round_trip / 2).unwrap_or(Duration::zero());
+        let offset = if offset.abs() <= uncertainty { Duration::zero() } else { offset };
         let micros = offset.num_microseconds().unwrap_or(0);
         self.offset_micros.store(micros, Ordering::Relaxed);
         let off = offset.abs().to_std().unwrap_or_default();
