@@ -45,6 +45,7 @@ macro_rules! on_both_backends {
         }
     };
 }
+pub(crate) use on_both_backends;
 
 on_both_backends! {
     a_pass_stores_every_reachable_article_once_obeys_robots_txt_and_counts_its_work:

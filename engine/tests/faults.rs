@@ -9,33 +9,8 @@ use store::{Archive, OpenMode};
 
 use crate::crawl::{
     assert_no_leases_or_workers_left, assert_reachable_stored_once, config, crawl_once, engine,
-    settings, web,
+    on_both_backends, settings, web,
 };
-
-macro_rules! on_both_backends {
-    ($($name:ident: $check:ident;)*) => {
-        mod sqlite {
-            use super::*;
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    $check(store::testing::sqlite().await).await;
-                }
-            )*
-        }
-        mod postgres {
-            use super::*;
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    if let Some(test) = store::testing::postgres().await {
-                        $check(test).await;
-                    }
-                }
-            )*
-        }
-    };
-}
 
 on_both_backends! {
     a_worker_whose_clock_is_minutes_off_refuses_to_start_and_touches_nothing:

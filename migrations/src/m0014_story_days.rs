@@ -22,16 +22,23 @@ use sea_orm_migration::sea_orm::DatabaseBackend;
 #[derive(DeriveMigrationName)]
 pub(crate) struct Migration;
 
-const SQLITE_UP: &[&str] = &[
-    "CREATE TABLE story_days (source_id bigint NOT NULL, day date NOT NULL, \
-     stories bigint NOT NULL, unclustered bigint NOT NULL, PRIMARY KEY (source_id, day))",
-    "CREATE INDEX idx_story_days_day ON story_days (day, source_id)",
-    "INSERT INTO story_days (source_id, day, stories, unclustered) \
+/// The table, filled from the stories already stored, and the partial index over clustered
+/// stories: the same statements on both backends.
+const TABLE: &str = "CREATE TABLE story_days (source_id bigint NOT NULL, day date NOT NULL, \
+     stories bigint NOT NULL, unclustered bigint NOT NULL, PRIMARY KEY (source_id, day))";
+const TABLE_INDEX: &str = "CREATE INDEX idx_story_days_day ON story_days (day, source_id)";
+const BACKFILL: &str = "INSERT INTO story_days (source_id, day, stories, unclustered) \
      SELECT source_id, published_day, COUNT(*), \
      SUM(CASE WHEN cluster_representative IS NULL THEN 1 ELSE 0 END) \
-     FROM stories WHERE published_day IS NOT NULL GROUP BY source_id, published_day",
-    "CREATE INDEX idx_stories_clustered ON stories \
-     (published_day, source_id, cluster_representative) WHERE cluster_representative IS NOT NULL",
+     FROM stories WHERE published_day IS NOT NULL GROUP BY source_id, published_day";
+const CLUSTERED_INDEX: &str = "CREATE INDEX idx_stories_clustered ON stories \
+     (published_day, source_id, cluster_representative) WHERE cluster_representative IS NOT NULL";
+
+const SQLITE_UP: &[&str] = &[
+    TABLE,
+    TABLE_INDEX,
+    BACKFILL,
+    CLUSTERED_INDEX,
     "CREATE TRIGGER story_days_insert AFTER INSERT ON stories \
      WHEN new.published_day IS NOT NULL BEGIN \
      INSERT INTO story_days (source_id, day, stories, unclustered) \
@@ -72,15 +79,10 @@ const SQLITE_DOWN: &[&str] = &[
 ];
 
 const POSTGRES_UP: &[&str] = &[
-    "CREATE TABLE story_days (source_id bigint NOT NULL, day date NOT NULL, \
-     stories bigint NOT NULL, unclustered bigint NOT NULL, PRIMARY KEY (source_id, day))",
-    "CREATE INDEX idx_story_days_day ON story_days (day, source_id)",
-    "INSERT INTO story_days (source_id, day, stories, unclustered) \
-     SELECT source_id, published_day, COUNT(*), \
-     SUM(CASE WHEN cluster_representative IS NULL THEN 1 ELSE 0 END) \
-     FROM stories WHERE published_day IS NOT NULL GROUP BY source_id, published_day",
-    "CREATE INDEX idx_stories_clustered ON stories \
-     (published_day, source_id, cluster_representative) WHERE cluster_representative IS NOT NULL",
+    TABLE,
+    TABLE_INDEX,
+    BACKFILL,
+    CLUSTERED_INDEX,
     "CREATE FUNCTION story_days_follow() RETURNS trigger LANGUAGE plpgsql AS $$ \
      BEGIN \
        IF TG_OP IN ('DELETE', 'UPDATE') AND OLD.published_day IS NOT NULL THEN \
