@@ -365,8 +365,14 @@ async fn dedup_archive(archive: &Archive, config: ::dedup::Config) -> Result<()>
     let started = Instant::now();
     let deduper = engine::dedup_archive::load(config).await?;
     let done = engine::dedup_archive::compare_new(archive, &deduper).await?;
+    // Links a new batch made conflict (a story that cannot copy two template twins) are removed.
+    let removed = match done.removed {
+        0 => String::new(),
+        1 => ", 1 stored link removed as conflicting".to_owned(),
+        n => format!(", {n} stored links removed as conflicting"),
+    };
     outln!(
-        "dedup: {} stories compared, {} links found, {} clusters written in {}",
+        "dedup: {} stories compared, {} links found{removed}, {} clusters written in {}",
         done.stories,
         done.links,
         done.clusters,

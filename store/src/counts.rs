@@ -279,7 +279,7 @@ pub(crate) async fn each_match(
 ) -> Result<()> {
     let mut after = 0;
     loop {
-        let mut query = story::Entity::find()
+        let mut query = crate::stories::readable()
             .filter(condition.clone())
             .filter(story::Column::Id.gt(after))
             .order_by_asc(story::Column::Id)
