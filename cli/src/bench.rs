@@ -86,7 +86,12 @@ fn tempfile_dir() -> Result<std::path::PathBuf> {
 
 /// The process's peak resident set size (Linux's `VmHWM`), in KiB.
 pub(crate) fn peak_rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    peak_rss_kib_of("self")
+}
+
+/// The peak resident set size of process `pid` (a number, or `self`), in KiB.
+pub(crate) fn peak_rss_kib_of(pid: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }

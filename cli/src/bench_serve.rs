@@ -139,9 +139,7 @@ impl Server {
     }
 
     fn peak_rss_kib(&self) -> Option<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
-        line.split_whitespace().nth(1)?.parse().ok()
+        crate::bench::peak_rss_kib_of(&self.child.id().to_string())
     }
 
     fn stop(&mut self) {
@@ -222,6 +220,5 @@ async fn load(
     }
     let elapsed = started.elapsed();
     let answers = std::mem::take(&mut *answers.lock().await);
-    let _ = std::io::stdout().flush();
     Ok((answers, elapsed))
 }
