@@ -211,6 +211,9 @@ pub(crate) struct DedupArgs {
     /// Add every score, the thresholds in force and the candidate families to each match.
     #[arg(long)]
     pub(crate) explain: bool,
+    /// This worker's name on the archive's dedup claim [default: HOST:PID].
+    #[arg(long, value_name = "NAME", conflicts_with = "input")]
+    pub(crate) worker: Option<String>,
 }
 
 /// `morgue stories` flags.

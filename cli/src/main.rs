@@ -205,8 +205,13 @@ async fn run(args: Args) -> Result<()> {
                     threads: threads.max(1),
                     ..::dedup::Config::default()
                 };
+                let me = store::workers::NewWorker {
+                    name: args.worker.unwrap_or_else(config::default_worker),
+                    host: config::hostname(),
+                    pid: std::process::id(),
+                };
                 let archive = open(&database_url).await?;
-                let result = dedup_archive(&archive, config).await;
+                let result = dedup_archive(&archive, config, &me).await;
                 archive.close().await?;
                 return result;
             };
@@ -360,11 +365,16 @@ async fn crawl_command(url: &str, file: &FileConfig, args: &CrawlArgs, mode: Mod
     }
 }
 
-/// `morgue dedup` over the archive: the stories not yet deduplicated.
-async fn dedup_archive(archive: &Archive, config: ::dedup::Config) -> Result<()> {
+/// `morgue dedup` over the archive: the stories not yet deduplicated, as worker `me` (one batch at
+/// a time over an archive, whoever runs it).
+async fn dedup_archive(
+    archive: &Archive,
+    config: ::dedup::Config,
+    me: &store::workers::NewWorker,
+) -> Result<()> {
     let started = Instant::now();
     let deduper = engine::dedup_archive::load(config).await?;
-    let done = engine::dedup_archive::compare_new(archive, &deduper).await?;
+    let done = engine::dedup_archive::compare_new_as(archive, &deduper, me).await?;
     // Links a new batch made conflict (a story that cannot copy two template twins) are removed.
     let removed = match done.removed {
         0 => String::new(),

@@ -957,8 +957,75 @@ on_both_backends! {
 
 fn stories_export_every_story_once(setup: Setup) {
     setup.crawl(&["--host-interval", "0s"]);
+    // While a live worker runs a dedup batch, `morgue dedup` runs none of its own (two batches at
+    // once would write clusters that disagree): it says who holds the batch and compares nothing.
+    let lease = chrono::Duration::minutes(30);
+    let unsigned = setup.archive(async |archive| {
+        let other = store::workers::NewWorker {
+            name: "crawler-7".into(),
+            host: "elsewhere".into(),
+            pid: 7,
+        };
+        store::workers::register(archive, &other, chrono::Utc::now()).await.unwrap();
+        let kind = store::claims::Kind::Dedup;
+        assert!(
+            store::claims::take(archive, kind, "archive", "crawler-7", chrono::Utc::now(), lease)
+                .await
+                .unwrap()
+        );
+        store::signatures::missing(archive, 0, 10_000).await.unwrap().len()
+    });
+    let refused = setup.morgue(&["dedup"]);
+    assert!(!refused.status.success());
+    let message = stderr(&refused);
+    assert!(
+        message.contains("crawler-7 is running a dedup batch")
+            && message.trim().lines().count() == 1,
+        "{message}"
+    );
+    setup.archive(async |archive| {
+        assert_eq!(
+            store::signatures::missing(archive, 0, 10_000).await.unwrap().len(),
+            unsigned,
+            "nothing compared"
+        );
+        let workers: Vec<String> =
+            store::workers::list(archive).await.unwrap().into_iter().map(|w| w.name).collect();
+        assert_eq!(workers, ["crawler-7"], "the refused run removed itself");
+        assert!(
+            store::claims::give_back(archive, store::claims::Kind::Dedup, "archive", "crawler-7")
+                .await
+                .unwrap()
+        );
+        store::workers::remove(archive, "crawler-7").await.unwrap();
+        // A `morgue dedup` of this machine killed midway: its heartbeat is fresh, its process gone
+        // (no process has an id above Linux's largest, 2^22).
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap().trim().to_owned();
+        let gone = store::workers::NewWorker { name: "killed".into(), host, pid: 5_000_000 };
+        store::workers::register(archive, &gone, chrono::Utc::now()).await.unwrap();
+        assert!(
+            store::claims::take(
+                archive,
+                store::claims::Kind::Dedup,
+                "archive",
+                "killed",
+                chrono::Utc::now(),
+                lease
+            )
+            .await
+            .unwrap()
+        );
+    });
     let run = setup.morgue(&["dedup"]);
-    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(
+        run.status.success(),
+        "the batch of a process that is gone is taken over: {}",
+        stderr(&run)
+    );
+    let (claims, workers) = setup.archive(async |archive| {
+        (store::claims::list(archive).await.unwrap(), store::workers::list(archive).await.unwrap())
+    });
+    assert!(claims.is_empty() && workers.is_empty(), "{claims:?} {workers:?}");
     let export = |args: &[&str]| -> Vec<serde_json::Value> {
         let mut all = vec!["stories", "--format", "jsonl"];
         all.extend_from_slice(args);

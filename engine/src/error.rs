@@ -23,6 +23,15 @@ pub enum Error {
         /// How far apart they are, in seconds.
         seconds: f64,
     },
+    /// Another worker is running a dedup batch over the archive (one runs at a time).
+    #[error(
+        "{owner} is running a dedup batch over this archive; the stories it has not compared will \
+         be in the next batch (run again when it is done)"
+    )]
+    DedupRunning {
+        /// The worker holding the archive's dedup claim.
+        owner: String,
+    },
     /// The polite HTTP client could not be set up (no TLS roots, say).
     #[error("cannot set up the HTTP client")]
     Client {

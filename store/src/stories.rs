@@ -222,24 +222,46 @@ fn stored_fields(new: &NewStory) -> NewStory {
 /// Inserts a story unless its lossy URL is already stored, and records its first URL. Text is kept
 /// as [`text`] says.
 pub async fn insert(archive: &Archive, new: &NewStory) -> Result<Inserted> {
-    let new = &stored_fields(new);
     // The search terms are folded before the write transaction begins.
-    let row = new_row(new, Utc::now());
+    let prepared = Prepared::new(new);
     let txn = archive.begin_write().await?;
-    let result = story::Entity::insert(row)
-        .on_conflict_do_nothing_on([story::Column::LossyUrl])
-        .exec(&txn)
-        .await
-        .doing("inserting a story")?;
-    let stored = find_by_lossy_url(&txn, &new.lossy_url)
-        .await?
-        .ok_or_else(|| Error::NotFound { what: format!("story {}", new.lossy_url) })?;
-    let inserted = inserted_row(&result);
-    if inserted {
-        insert_url(&txn, stored.id, &new.url, &new.lossy_url, UrlKind::First).await?;
-    }
+    let inserted = prepared.insert(&txn).await?;
     txn.commit().await.doing("committing a story")?;
-    Ok(if inserted { Inserted::New(stored) } else { Inserted::Existing(stored) })
+    Ok(inserted)
+}
+
+/// A story made ready to store: its fields as the archive keeps them and its row with the folded
+/// search terms, so that a write transaction spends no time folding.
+pub(crate) struct Prepared {
+    fields: NewStory,
+    row: story::ActiveModel,
+}
+
+impl Prepared {
+    pub(crate) fn new(new: &NewStory) -> Prepared {
+        let fields = stored_fields(new);
+        let row = new_row(&fields, Utc::now());
+        Prepared { fields, row }
+    }
+
+    /// Inserts the story within `db` (a write transaction) unless its lossy URL is stored, and
+    /// records its first URL.
+    pub(crate) async fn insert(self, db: &impl ConnectionTrait) -> Result<Inserted> {
+        let new = &self.fields;
+        let result = story::Entity::insert(self.row)
+            .on_conflict_do_nothing_on([story::Column::LossyUrl])
+            .exec(db)
+            .await
+            .doing("inserting a story")?;
+        let stored = find_by_lossy_url(db, &new.lossy_url)
+            .await?
+            .ok_or_else(|| Error::NotFound { what: format!("story {}", new.lossy_url) })?;
+        let inserted = inserted_row(&result);
+        if inserted {
+            insert_url(db, stored.id, &new.url, &new.lossy_url, UrlKind::First).await?;
+        }
+        Ok(if inserted { Inserted::New(stored) } else { Inserted::Existing(stored) })
+    }
 }
 
 /// The row of a new story as [`insert`] and [`insert_batch`] write it, with its search terms.
@@ -353,7 +375,10 @@ async fn ids_by_lossy_url(
     Ok(ids)
 }
 
-async fn find_by_lossy_url(db: &impl ConnectionTrait, lossy_url: &str) -> Result<Option<Story>> {
+pub(crate) async fn find_by_lossy_url(
+    db: &impl ConnectionTrait,
+    lossy_url: &str,
+) -> Result<Option<Story>> {
     readable()
         .filter(story::Column::LossyUrl.eq(text::line(lossy_url).as_ref()))
         .one(db)
@@ -363,7 +388,7 @@ async fn find_by_lossy_url(db: &impl ConnectionTrait, lossy_url: &str) -> Result
         .transpose()
 }
 
-async fn insert_url(
+pub(crate) async fn insert_url(
     db: &impl ConnectionTrait,
     story_id: i64,
     url: &str,
@@ -551,9 +576,14 @@ pub async fn add_url(
 
 /// The story with this id.
 pub async fn get(archive: &Archive, id: i64) -> Result<Story> {
+    get_in(&archive.db, id).await
+}
+
+/// The story with this id, read through `db` (the pool or a transaction).
+pub(crate) async fn get_in(db: &impl ConnectionTrait, id: i64) -> Result<Story> {
     readable()
         .filter(story::Column::Id.eq(id))
-        .one(&archive.db)
+        .one(db)
         .await
         .doing("reading a story")?
         .ok_or_else(|| Error::NotFound { what: format!("story {id}") })?

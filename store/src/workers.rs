@@ -136,6 +136,20 @@ pub async fn remove(archive: &Archive, name: &str) -> Result<()> {
     Ok(())
 }
 
+/// Removes a worker known to be gone (its process is no longer running), giving back its leases
+/// (due at `now`) and claims, as [`reap`] does for a silent one. Returns whether it was registered.
+pub async fn remove_gone(archive: &Archive, name: &str, now: DateTime<Utc>) -> Result<bool> {
+    let name = line_owned(name);
+    let removed = worker::Entity::delete_many()
+        .filter(worker::Column::Name.eq(name.as_str()))
+        .exec(&archive.db)
+        .await
+        .doing("removing a worker that is gone")?;
+    crate::frontier::release(archive, &name, now).await?;
+    crate::claims::give_back_all(archive, &name).await?;
+    Ok(removed.rows_affected > 0)
+}
+
 /// The worker with this name, if registered.
 pub async fn get(archive: &Archive, name: &str) -> Result<Option<Worker>> {
     Ok(worker::Entity::find_by_id(text::line(name).into_owned())

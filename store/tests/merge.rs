@@ -151,4 +151,25 @@ on_both_backends! {
         let kinds: Vec<UrlKind> = stories::urls(archive, original.story().id).await.unwrap().iter().map(|url| url.kind).collect();
         assert_eq!(kinds, vec![UrlKind::First, UrlKind::Variant, UrlKind::Canonical]);
     }
+
+    // See: the workers issue (two workers, one page under two URLs at once).
+    async fn a_redirect_and_its_target_sighted_at_once_make_one_story(archive: &Archive) {
+        let source_id = daily(archive).await;
+        let pages = 24;
+        for page in 0..pages {
+            let target = format!("https://daily.example/2026/story-{page}");
+            let title = format!("Council votes on the new tram line, part {page}");
+            let direct = sighting(source_id, &target, &title, at(3, 9, 0));
+            let mut redirected = sighting(source_id, &format!("https://daily.example/go/{page}"), &title, at(3, 9, 0));
+            redirected.also.push(AlsoUrl { url: target.clone(), lossy_url: normalizer::lossy_url(&target).unwrap(), kind: UrlKind::Redirect });
+            // Both merges run at once, on connections of their own; which starts first alternates.
+            let (first, second) = if page % 2 == 0 { (&direct, &redirected) } else { (&redirected, &direct) };
+            let (a, b) = tokio::join!(merge::merge(archive, first), merge::merge(archive, second));
+            let (a, b) = (a.unwrap(), b.unwrap());
+            assert_eq!(a.story().id, b.story().id, "page {page}: {a:?} and {b:?}");
+            assert!(matches!((&a, &b), (Merged::New { .. }, Merged::Known { .. }) | (Merged::Known { .. }, Merged::New { .. })), "page {page}: {a:?} and {b:?}");
+            assert_eq!(stories::urls(archive, a.story().id).await.unwrap().len(), 2, "page {page}");
+        }
+        assert_eq!(stories::count(archive).await.unwrap(), pages);
+    }
 }

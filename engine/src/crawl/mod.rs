@@ -303,22 +303,20 @@ impl Engine {
 
     /// Fuzzy dedup of the stories stored since the last run, unless another worker is running a
     /// batch (one batch at a time over the archive, so that no two build conflicting clusters;
-    /// stories stored meanwhile go into the next batch). The claim is renewed while it runs.
+    /// stories stored meanwhile go into the next batch; see [`crate::dedup_archive`]).
     async fn dedup_new(&self) -> Result<()> {
-        if !self.claim(store::claims::Kind::Dedup, DEDUP_KEY).await? {
+        let worker = &self.settings.worker;
+        let ran = crate::dedup_archive::under_claim(
+            &self.archive,
+            worker,
+            &self.clock,
+            self.dedup_claimed(),
+        )
+        .await?;
+        if ran.is_none() {
             tracing::debug!("another worker is running a dedup batch");
-            return Ok(());
         }
-        let renewing = tokio::spawn(renew_claim(
-            self.archive.clone(),
-            self.settings.worker.clone(),
-            store::claims::Kind::Dedup,
-            Arc::clone(&self.clock),
-        ));
-        let result = self.dedup_claimed().await;
-        renewing.abort();
-        self.give_back(store::claims::Kind::Dedup, DEDUP_KEY).await;
-        result
+        Ok(())
     }
 
     async fn dedup_claimed(&self) -> Result<()> {
@@ -501,7 +499,7 @@ struct Round {
 /// Says every [`HEARTBEAT`] that `me` is alive, and gives back the leases of dead workers.
 /// Failures are logged and tried again at the next beat: a worker that cannot reach the archive
 /// for longer than [`WORKER_TIMEOUT`] may see others take its URLs, which costs a refetch at most.
-async fn heartbeat(archive: Archive, me: NewWorker, clock: Arc<Clock>) {
+pub(crate) async fn heartbeat(archive: Archive, me: NewWorker, clock: Arc<Clock>) {
     let mut ticks = tokio::time::interval(HEARTBEAT);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     ticks.tick().await;
@@ -522,31 +520,8 @@ async fn heartbeat(archive: Archive, me: NewWorker, clock: Arc<Clock>) {
     }
 }
 
-/// The key of the one dedup claim of an archive.
-const DEDUP_KEY: &str = "archive";
-
-/// Takes the claim `(kind, archive)` again every third of [`LEASE`], for as long as its work runs.
-async fn renew_claim(
-    archive: Archive,
-    worker: String,
-    kind: store::claims::Kind,
-    clock: Arc<Clock>,
-) {
-    let lease = chrono::Duration::from_std(LEASE).unwrap_or(chrono::Duration::MAX);
-    loop {
-        tokio::time::sleep(LEASE / 3).await;
-        match store::claims::take(&archive, kind, DEDUP_KEY, &worker, clock.now(), lease).await {
-            Ok(true) => {}
-            Ok(false) => {
-                tracing::warn!(kind = kind.as_str(), "a claim was lost while its work ran")
-            }
-            Err(err) => tracing::warn!(kind = kind.as_str(), "cannot renew a claim: {err}"),
-        }
-    }
-}
-
 /// Gives back the leases of workers whose heartbeat is older than [`WORKER_TIMEOUT`] at `now`.
-async fn reap_dead_workers(archive: &Archive, now: DateTime<Utc>) -> Result<()> {
+pub(crate) async fn reap_dead_workers(archive: &Archive, now: DateTime<Utc>) -> Result<()> {
     let timeout = chrono::Duration::from_std(WORKER_TIMEOUT).unwrap_or(chrono::Duration::MAX);
     let reaped = store::workers::reap(archive, now - timeout, now).await?;
     if !reaped.workers.is_empty() || reaped.leases > 0 {
