@@ -7,9 +7,11 @@ use chrono::{DateTime, Utc};
 use engine::health::Health;
 use store::Archive;
 
-/// Prints the archive's health now.
+/// Prints the archive's health now, by the database's clock (the one workers stamp their
+/// heartbeats and leases in, whatever this machine's says).
 pub(crate) async fn run(archive: &Archive) -> Result<()> {
-    let health = engine::health::read(archive, Utc::now()).await?;
+    let now = store::workers::database_now(archive).await?;
+    let health = engine::health::read(archive, now).await?;
     let mut out = std::io::stdout().lock();
     out.write_all(render(&health).as_bytes())?;
     Ok(())

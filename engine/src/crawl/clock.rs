@@ -2,7 +2,7 @@
 //!
 //! Leases, heartbeats, host turns and due polls are times written by one worker and compared by
 //! others: they are only comparable if the machines agree. A worker reads the database's clock
-//! when it starts ([`Clock::measure`]) and takes every such time from [`Clock::now`]: its own
+//! when it starts, and again every 10 minutes while it runs ([`Clock::measure`]), and takes every such time from [`Clock::now`]: its own
 //! clock corrected by the offset measured, so that a machine whose clock is a little off still
 //! stamps its leases and turns in the database's time. A clock more than [`MAX_CLOCK_SKEW`] off
 //! is a machine to fix (NTP), not one to correct silently: the worker refuses to start.
@@ -21,14 +21,14 @@ pub const MAX_CLOCK_SKEW: std::time::Duration = std::time::Duration::from_secs(6
 /// How far it may be before a warning is logged.
 pub const WARN_CLOCK_SKEW: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// Readings of the database's clock taken at start; the quickest one counts.
+/// Readings of the database's clock taken per measure; the quickest one counts.
 const READINGS: usize = 5;
 
 /// A reading whose round trip took longer than this says too little about the offset.
 const MAX_ROUND_TRIP: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// This worker's clock: the machine's, plus a skew (zero, except in tests that play a machine
-/// whose clock is off), corrected by the offset to the database's clock measured at start.
+/// whose clock is off), corrected by the offset to the database's clock as last measured.
 #[derive(Debug, Default)]
 pub struct Clock {
     /// Added to the machine's clock to play a clock that is off, in microseconds.

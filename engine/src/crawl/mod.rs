@@ -34,8 +34,9 @@
 //!
 //! **Clocks.** Leases, heartbeats, host turns and due polls are times one worker writes and others
 //! compare, so every one of them is read from the worker's [`clock::Clock`]: the machine's clock
-//! corrected by its offset to the database's, measured at start. A worker whose clock is more than
-//! [`clock::MAX_CLOCK_SKEW`] off refuses to start ([`Error::ClockSkew`]).
+//! corrected by its offset to the database's, measured at start and every 10 minutes after. A
+//! worker whose clock is more than [`clock::MAX_CLOCK_SKEW`] off refuses to start
+//! ([`Error::ClockSkew`]).
 //!
 //! **A full disk** (`store::Error::Full`) stops the crawl with that error: recording the failure
 //! would fail too, and every write is a transaction, so nothing is half-written.
@@ -110,6 +111,9 @@ pub const LEASE: Duration = Duration::from_secs(30 * 60);
 
 /// How often a running worker says it is alive.
 pub const HEARTBEAT: Duration = Duration::from_secs(15);
+
+/// Every how many heartbeats a running worker measures its clock against the database's again.
+const REMEASURE_EVERY: u32 = 40;
 
 /// How old a worker's last heartbeat may be before it is taken for dead and its leases are given
 /// back: eight missed heartbeats, which also covers a heartbeat kept waiting by a busy SQLite.
@@ -503,8 +507,17 @@ pub(crate) async fn heartbeat(archive: Archive, me: NewWorker, clock: Arc<Clock>
     let mut ticks = tokio::time::interval(HEARTBEAT);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     ticks.tick().await;
+    let mut beats = 0u32;
     loop {
         ticks.tick().await;
+        beats = beats.wrapping_add(1);
+        // A clock that drifts or is set while the worker runs is followed: measured again every
+        // 40 beats (10 minutes). Too far off now, it can only be reported, not refused.
+        if beats.is_multiple_of(REMEASURE_EVERY)
+            && let Err(err) = clock.measure(&archive).await
+        {
+            tracing::error!("{err}");
+        }
         let now = clock.now();
         match store::workers::heartbeat(&archive, &me, now).await {
             Ok(true) => {}
