@@ -84,6 +84,9 @@ pub(crate) enum Command {
         /// Also take a repeated sentence out of the earliest story that has it.
         #[arg(long)]
         strict_sentences: bool,
+        /// This worker's name on the archive's re-extraction claim [default: HOST:PID].
+        #[arg(long, value_name = "NAME")]
+        worker: Option<String>,
     },
     /// Find fuzzy duplicates and story clusters: of the archive's new stories (against the stories
     /// of their time window), or with --input of a JSON-lines corpus, without an archive.

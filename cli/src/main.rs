@@ -143,7 +143,8 @@ async fn run(args: Args) -> Result<()> {
         }
         Command::Copy { to } => copy(&database_url, &to).await,
         Command::Run { crawl } => crawl_command(&database_url, &file, &crawl, Mode::Forever).await,
-        Command::Reextract { all, strict_sentences } => {
+        Command::Reextract { all, strict_sentences, worker } => {
+            let me = this_worker(worker);
             let archive = open(&database_url).await?;
             let mode = if strict_sentences {
                 extractor::sentences::Mode::Strict
@@ -151,7 +152,7 @@ async fn run(args: Args) -> Result<()> {
                 extractor::sentences::Mode::Normal
             };
             let started = Instant::now();
-            let result = engine::reextract::run(&archive, all, mode).await;
+            let result = engine::reextract::run_as(&archive, all, mode, &me).await;
             archive.close().await?;
             let counts = result?;
             outln!(
@@ -205,11 +206,7 @@ async fn run(args: Args) -> Result<()> {
                     threads: threads.max(1),
                     ..::dedup::Config::default()
                 };
-                let me = store::workers::NewWorker {
-                    name: args.worker.unwrap_or_else(config::default_worker),
-                    host: config::hostname(),
-                    pid: std::process::id(),
-                };
+                let me = this_worker(args.worker);
                 let archive = open(&database_url).await?;
                 let result = dedup_archive(&archive, config, &me).await;
                 archive.close().await?;
@@ -362,6 +359,15 @@ async fn crawl_command(url: &str, file: &FileConfig, args: &CrawlArgs, mode: Mod
             "crawling {display} (free space on its disk, then crawl again: nothing was half-written)"
         ))),
         result => Ok(result?),
+    }
+}
+
+/// This process as a worker of the archive: `name`, or `HOST:PID`.
+fn this_worker(name: Option<String>) -> store::workers::NewWorker {
+    store::workers::NewWorker {
+        name: name.unwrap_or_else(config::default_worker),
+        host: config::hostname(),
+        pid: std::process::id(),
     }
 }
 

@@ -816,6 +816,34 @@ fn reextract_rebuilds_stories_from_their_raw_pages() {
             .unwrap();
         page
     });
+    // One re-extraction at a time: while a live worker re-extracts, another run does nothing.
+    setup.archive(async |archive| {
+        let other =
+            store::workers::NewWorker { name: "w2".into(), host: "elsewhere".into(), pid: 2 };
+        let (now, lease) = (chrono::Utc::now(), chrono::Duration::minutes(30));
+        store::workers::register(archive, &other, now).await.unwrap();
+        assert!(
+            store::claims::take(
+                archive,
+                store::claims::Kind::Reextract,
+                "archive",
+                "w2",
+                now,
+                lease
+            )
+            .await
+            .unwrap()
+        );
+    });
+    let refused = setup.morgue(&["reextract"]);
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains("w2 is running a re-extraction"), "{}", stderr(&refused));
+    setup.archive(async |archive| {
+        let waiting =
+            store::stories::page_for_reextraction(archive, Some("old"), 0, 1000).await.unwrap();
+        assert!(waiting.is_empty(), "nothing was extracted again");
+        store::workers::remove_gone(archive, "w2", chrono::Utc::now()).await.unwrap();
+    });
     let run = setup.morgue(&["reextract"]);
     assert!(run.status.success(), "{}", stderr(&run));
     assert!(

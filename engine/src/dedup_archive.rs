@@ -12,10 +12,9 @@
 //! compared again (links are unique per pair and method, clusters are rewritten whole).
 //!
 //! One batch runs at a time over an archive, whoever runs it (`morgue run --dedup`'s workers, or
-//! `morgue dedup` through [`compare_new_as`]): it holds the archive's dedup claim, renewed while it
-//! runs. Two batches at once would each read the other's stories without their links and write
-//! clusters that disagree; a claim rather than an advisory lock, because it works alike on both
-//! backends and shows in `morgue status` who is running the batch.
+//! `morgue dedup` through [`compare_new_as`]): it holds the archive's dedup claim
+//! ([`crate::exclusive`]). Two batches at once would each read the other's stories without their
+//! links and write clusters that disagree.
 //!
 //! A story is compared by its whole text, not its searchable text: a source that posts a story
 //! twice in a week would otherwise see the second copy emptied by repeated-sentence removal and
@@ -32,12 +31,9 @@ use store::duplicates::NewLink;
 use store::signatures::Stored;
 use store::stories::Story;
 
-use crate::crawl::LEASE;
-use crate::crawl::clock::Clock;
-use crate::{Error, Result};
+use store::claims::Kind;
 
-/// The key of the one dedup claim of an archive.
-const DEDUP_KEY: &str = "archive";
+use crate::{Error, Result};
 
 /// New stories compared at a time.
 const BATCH: u64 = 5_000;
@@ -77,107 +73,15 @@ fn story_id(what: &'static str, id: &str) -> Result<i64> {
 }
 
 /// Runs [`compare_new`] as worker `me`, as a crawl worker would run it: its clock measured against
-/// the database's, registered with a heartbeat, and holding the archive's dedup claim. Fails with
-/// [`Error::DedupRunning`] when another worker is running a batch.
+/// the database's, registered with a heartbeat, and holding the archive's dedup claim
+/// ([`crate::exclusive`]). Fails with [`Error::BatchRunning`] when another worker is running a
+/// batch.
 pub async fn compare_new_as(
     archive: &Archive,
     deduper: &Arc<Deduper>,
     me: &store::workers::NewWorker,
 ) -> Result<Done> {
-    let clock = Arc::new(Clock::default());
-    clock.measure(archive).await?;
-    store::workers::register(archive, me, clock.now()).await?;
-    let heartbeat =
-        tokio::spawn(crate::crawl::heartbeat(archive.clone(), me.clone(), Arc::clone(&clock)));
-    let result = claimed_batch(archive, deduper, me, &clock).await;
-    heartbeat.abort();
-    let removed = store::workers::remove(archive, &me.name).await;
-    let done = result?;
-    removed?;
-    Ok(done)
-}
-
-/// [`compare_new`] under the dedup claim, for [`compare_new_as`]. A claim held by a worker of this
-/// machine whose process is gone (a `morgue dedup` killed midway, say) is taken over at once rather
-/// than after its heartbeat goes stale.
-async fn claimed_batch(
-    archive: &Archive,
-    deduper: &Arc<Deduper>,
-    me: &store::workers::NewWorker,
-    clock: &Arc<Clock>,
-) -> Result<Done> {
-    crate::crawl::reap_dead_workers(archive, clock.now()).await?;
-    for _ in 0..2 {
-        if let Some(done) =
-            under_claim(archive, &me.name, clock, compare_new(archive, deduper)).await?
-        {
-            return Ok(done);
-        }
-        let claims = store::claims::list(archive).await?;
-        let Some(holder) = claims.into_iter().find(|claim| {
-            store::claims::Kind::parse(&claim.kind) == Some(store::claims::Kind::Dedup)
-        }) else {
-            // Given back meanwhile: try again.
-            continue;
-        };
-        let gone = match store::workers::get(archive, &holder.owner).await? {
-            Some(worker) => worker.host == me.host && !process_runs(worker.pid),
-            None => false,
-        };
-        if !gone {
-            return Err(Error::DedupRunning { owner: holder.owner });
-        }
-        tracing::info!(worker = %holder.owner, "the worker holding the dedup batch is gone; taking it over");
-        store::workers::remove_gone(archive, &holder.owner, clock.now()).await?;
-    }
-    Err(Error::DedupRunning { owner: "another worker".to_owned() })
-}
-
-/// Whether a process with this id runs on this machine (always taken to run where that cannot be
-/// told).
-fn process_runs(pid: i64) -> bool {
-    if cfg!(target_os = "linux") {
-        std::path::Path::new(&format!("/proc/{pid}")).exists()
-    } else {
-        true
-    }
-}
-
-/// Runs `batch` holding the archive's dedup claim for `worker`, renewed every third of [`LEASE`]
-/// while it runs and given back after. `None` (nothing run) when another worker holds it.
-pub(crate) async fn under_claim<T>(
-    archive: &Archive,
-    worker: &str,
-    clock: &Arc<Clock>,
-    batch: impl std::future::Future<Output = Result<T>>,
-) -> Result<Option<T>> {
-    let lease = Duration::from_std(LEASE).unwrap_or(Duration::MAX);
-    let kind = store::claims::Kind::Dedup;
-    if !store::claims::take(archive, kind, DEDUP_KEY, worker, clock.now(), lease).await? {
-        return Ok(None);
-    }
-    let renewing = tokio::spawn(renew_claim(archive.clone(), worker.to_owned(), Arc::clone(clock)));
-    let result = batch.await;
-    renewing.abort();
-    // A failure is logged: the claim expires by itself, and the batch's work is stored already.
-    if let Err(err) = store::claims::give_back(archive, kind, DEDUP_KEY, worker).await {
-        tracing::warn!("cannot give back the dedup claim: {err}");
-    }
-    result.map(Some)
-}
-
-/// Takes the dedup claim again every third of [`LEASE`], for as long as its batch runs.
-async fn renew_claim(archive: Archive, worker: String, clock: Arc<Clock>) {
-    let lease = Duration::from_std(LEASE).unwrap_or(Duration::MAX);
-    let kind = store::claims::Kind::Dedup;
-    loop {
-        tokio::time::sleep(LEASE / 3).await;
-        match store::claims::take(&archive, kind, DEDUP_KEY, &worker, clock.now(), lease).await {
-            Ok(true) => {}
-            Ok(false) => tracing::warn!("the dedup claim was lost while its batch ran"),
-            Err(err) => tracing::warn!("cannot renew the dedup claim: {err}"),
-        }
-    }
+    crate::exclusive::as_worker(archive, me, Kind::Dedup, || compare_new(archive, deduper)).await
 }
 
 /// Compares every story without a signature against its window, storing links, clusters and

@@ -23,13 +23,16 @@ pub enum Error {
         /// How far apart they are, in seconds.
         seconds: f64,
     },
-    /// Another worker is running a dedup batch over the archive (one runs at a time).
+    /// Another worker is running work done by one worker at a time over the archive (a dedup
+    /// batch, a re-extraction).
     #[error(
-        "{owner} is running a dedup batch over this archive; the stories it has not compared will \
-         be in the next batch (run again when it is done)"
+        "{owner} is running a {what} over this archive; nothing was done (run again when it is \
+         done)"
     )]
-    DedupRunning {
-        /// The worker holding the archive's dedup claim.
+    BatchRunning {
+        /// The work, e.g. `dedup batch`.
+        what: &'static str,
+        /// The worker holding the archive's claim on it.
         owner: String,
     },
     /// The polite HTTP client could not be set up (no TLS roots, say).

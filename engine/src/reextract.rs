@@ -35,9 +35,24 @@ pub struct Counts {
     pub weeks: usize,
 }
 
+/// [`run`] as worker `me`, holding the archive's re-extraction claim, so that two runs never
+/// rebuild one source-week's sentence index at once (see [`crate::exclusive`]). Fails with
+/// [`Error::BatchRunning`] when another live worker is re-extracting.
+pub async fn run_as(
+    archive: &Archive,
+    all: bool,
+    mode: Mode,
+    me: &store::workers::NewWorker,
+) -> Result<Counts> {
+    crate::exclusive::as_worker(archive, me, store::claims::Kind::Reextract, || {
+        run(archive, all, mode)
+    })
+    .await
+}
+
 /// Extracts again the stories of another extractor version (every story with `all`), then
 /// rebuilds the sentence index of the source-weeks they belong to; `mode` is how repeated
-/// sentences are removed.
+/// sentences are removed. It takes no claim: see [`run_as`].
 pub async fn run(archive: &Archive, all: bool, mode: Mode) -> Result<Counts> {
     let version = if all { None } else { Some(EXTRACTOR_VERSION) };
     let mut sources: HashMap<i64, Arc<Source>> = HashMap::new();

@@ -1,9 +1,10 @@
 //! Claims: leases on work that is not a frontier entry, so that one worker of many does it.
 //!
 //! A claim names a kind of work ([`Kind`]) and a key within it (a source's or feed's id, or
-//! `archive` for the one dedup batch at a time). [`take`] gives it to one worker until the lease
-//! expires: an `INSERT … ON CONFLICT DO NOTHING`, then a compare-and-set that takes over a lease
-//! that expired (its worker died) or that the same worker already holds. [`give_back`] ends it.
+//! `archive` for the one dedup batch or re-extraction at a time). [`take`] gives it to one worker
+//! until the lease expires: an `INSERT … ON CONFLICT DO NOTHING`, then a compare-and-set that takes
+//! over a lease that expired (its worker died) or that the same worker already holds.
+//! [`give_back`] ends it.
 //! A dead worker's claims are given back with its frontier leases ([`crate::workers::reap`]).
 //!
 //! A claim says who does the work now, not whether it is still to be done: a worker that takes
@@ -28,11 +29,13 @@ pub enum Kind {
     Poll,
     /// A fuzzy-dedup batch over the archive's new stories (one key, `archive`).
     Dedup,
+    /// A re-extraction of the archive's stories (one key, `archive`).
+    Reextract,
 }
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 3] = [Kind::Discover, Kind::Poll, Kind::Dedup];
+    pub const ALL: [Kind; 4] = [Kind::Discover, Kind::Poll, Kind::Dedup, Kind::Reextract];
 
     /// The name stored in the archive.
     pub fn as_str(self) -> &'static str {
@@ -40,6 +43,7 @@ impl Kind {
             Kind::Discover => "discover",
             Kind::Poll => "poll",
             Kind::Dedup => "dedup",
+            Kind::Reextract => "reextract",
         }
     }
 

@@ -310,8 +310,9 @@ impl Engine {
     /// stories stored meanwhile go into the next batch; see [`crate::dedup_archive`]).
     async fn dedup_new(&self) -> Result<()> {
         let worker = &self.settings.worker;
-        let ran = crate::dedup_archive::under_claim(
+        let ran = crate::exclusive::under_claim(
             &self.archive,
+            store::claims::Kind::Dedup,
             worker,
             &self.clock,
             self.dedup_claimed(),
