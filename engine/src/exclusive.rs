@@ -6,7 +6,7 @@
 //! its worker dies (its heartbeat goes stale), and shows in `morgue status` who holds it.
 //!
 //! A command-line run (`morgue dedup`, `morgue reextract`) takes part as a worker of its own
-//! ([`as_worker`]): its clock measured, registered with a heartbeat (an unregistered owner's claims
+//! (`as_worker`): its clock measured, registered with a heartbeat (an unregistered owner's claims
 //! are given back by any worker's reaping), removed when done. A claim held by a worker of the same
 //! machine whose process is gone (a run killed midway) is taken over at once rather than after
 //! its heartbeat goes stale, two minutes later.

@@ -29,7 +29,7 @@
 pub mod crawl;
 pub mod dedup_archive;
 mod error;
-pub(crate) mod exclusive;
+pub mod exclusive;
 pub mod generate;
 pub mod health;
 pub mod ingest;
