@@ -363,8 +363,8 @@ async fn crawl_command(url: &str, file: &FileConfig, args: &CrawlArgs, mode: Mod
 }
 
 /// This process as a worker of the archive: `name`, or `HOST:PID`.
-fn this_worker(name: Option<String>) -> store::workers::NewWorker {
-    store::workers::NewWorker {
+fn this_worker(name: Option<String>) -> engine::exclusive::NewWorker {
+    engine::exclusive::NewWorker {
         name: name.unwrap_or_else(config::default_worker),
         host: config::hostname(),
         pid: std::process::id(),
@@ -376,7 +376,7 @@ fn this_worker(name: Option<String>) -> store::workers::NewWorker {
 async fn dedup_archive(
     archive: &Archive,
     config: ::dedup::Config,
-    me: &store::workers::NewWorker,
+    me: &engine::exclusive::NewWorker,
 ) -> Result<()> {
     let started = Instant::now();
     let deduper = engine::dedup_archive::load(config).await?;

@@ -10,8 +10,8 @@ use store::Archive;
 /// Prints the archive's health now, by the database's clock (the one workers stamp their
 /// heartbeats and leases in, whatever this machine's says).
 pub(crate) async fn run(archive: &Archive) -> Result<()> {
-    let now = store::workers::database_now(archive).await?;
-    let health = engine::health::read(archive, now).await?;
+    let health =
+        engine::health::read(archive, engine::health::database_now(archive).await?).await?;
     let mut out = std::io::stdout().lock();
     out.write_all(render(&health).as_bytes())?;
     Ok(())

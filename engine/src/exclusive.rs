@@ -17,7 +17,8 @@ use std::sync::Arc;
 use chrono::Duration;
 use store::Archive;
 use store::claims::Kind;
-use store::workers::NewWorker;
+/// A worker about to start, as the archive's `workers` table knows it.
+pub use store::workers::NewWorker;
 
 use crate::crawl::LEASE;
 use crate::crawl::clock::Clock;

@@ -79,6 +79,12 @@ pub struct Health {
     pub dedup_lag: u64,
 }
 
+/// The archive database's clock now: the time workers stamp heartbeats and leases in, for reading
+/// the health at.
+pub async fn database_now(archive: &Archive) -> Result<DateTime<Utc>> {
+    Ok(store::workers::database_now(archive).await?)
+}
+
 /// Reads the archive's health at `now`.
 pub async fn read(archive: &Archive, now: DateTime<Utc>) -> Result<Health> {
     let timeout = Duration::from_std(WORKER_TIMEOUT).unwrap_or(Duration::MAX);
