@@ -16,8 +16,13 @@
 //! wrong (at most `SHOW`, default 25; with `SHOW_ALL` set, right ones too), with their scores,
 //! explanation and facts; `--conflicts` reports instead the link-conflict rule
 //! (`Thresholds::conflict_margin`): the objective on tune by margin (and off), then the test
-//! split with the rule off and at the shipped margin; `DEDUP_EVAL_DUMP=FILE` writes the facts of every wording-matched tune
-//! pair as tab-separated lines.
+//! split with the rule off and at the shipped margin; `--conflict-list` lists every link the rule
+//! drops on tune (the kinds of the hub, the link's other end and the rival, whether the two
+//! "twins" are truly different stories, the three pairs' scores); `--tune-report` prints the tune
+//! split's figures per kind through the pipeline; `--pair ID ID` one tune pair's scores, verdict
+//! and facts (`SHOW_TEXT` set: the texts too); `DEDUP_THRESHOLDS=name=value,…` overrides shipped
+//! thresholds (to read one rule's curve through the pipeline); `DEDUP_EVAL_DUMP=FILE` writes the
+//! facts of every wording-matched tune pair as tab-separated lines.
 #![allow(clippy::print_stdout)]
 
 mod evalset;
