@@ -16,8 +16,13 @@
 //! wrong (at most `SHOW`, default 25; with `SHOW_ALL` set, right ones too), with their scores,
 //! explanation and facts; `--conflicts` reports instead the link-conflict rule
 //! (`Thresholds::conflict_margin`): the objective on tune by margin (and off), then the test
-//! split with the rule off and at the shipped margin; `DEDUP_EVAL_DUMP=FILE` writes the facts of every wording-matched tune
-//! pair as tab-separated lines.
+//! split with the rule off and at the shipped margin; `--conflict-list` lists every link the rule
+//! drops on tune (the kinds of the hub, the link's other end and the rival, whether the two
+//! "twins" are truly different stories, the three pairs' scores); `--tune-report` prints the tune
+//! split's figures per kind through the pipeline; `--pair ID ID` one tune pair's scores, verdict
+//! and facts (`SHOW_TEXT` set: the texts too); `DEDUP_THRESHOLDS=name=value,…` overrides shipped
+//! thresholds (to read one rule's curve through the pipeline); `DEDUP_EVAL_DUMP=FILE` writes the
+//! facts of every wording-matched tune pair as tab-separated lines.
 #![allow(clippy::print_stdout)]
 
 mod evalset;
@@ -36,10 +41,16 @@ fn main() {
     let mut lsh_grid = false;
     let mut show: Option<String> = None;
     let mut conflicts = false;
+    let mut conflict_list = false;
+    let mut tune_report = false;
+    let mut pair: Option<(String, String)> = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--lsh-grid" => lsh_grid = true,
             "--conflicts" => conflicts = true,
+            "--conflict-list" => conflict_list = true,
+            "--tune-report" => tune_report = true,
+            "--pair" => pair = args.next().zip(args.next()),
             "--show" => show = args.next(),
             "--seed" => seed = args.next().and_then(|s| s.parse().ok()).expect("--seed N"),
             other => dir = PathBuf::from(other),
@@ -56,13 +67,48 @@ fn main() {
     describe("tune", &tune);
     describe("test", &test);
 
-    let base_config = Config { threads: 2, ..Config::default() };
+    let mut base_config = Config { threads: 2, ..Config::default() };
+    // `DEDUP_THRESHOLDS=name=value,…` overrides shipped thresholds (for reading one rule's curve
+    // through the pipeline with `--tune-report`).
+    if let Ok(overrides) = std::env::var("DEDUP_THRESHOLDS") {
+        let shipped: HashMap<&str, f64> = Thresholds::default().fields().into_iter().collect();
+        let given: HashMap<&str, f64> = overrides
+            .split(',')
+            .filter_map(|kv| kv.split_once('='))
+            .map(|(k, v)| (k, v.parse().expect("a number")))
+            .collect();
+        assert!(given.keys().all(|k| shipped.contains_key(k)), "unknown threshold in {overrides}");
+        base_config.thresholds =
+            Thresholds::from_fields(|n| given.get(n).or(shipped.get(n)).copied());
+    }
     let dedup = Deduper::new(base_config).expect("model");
     let tune_sigs = dedup.signatures(&tune.iter().map(Doc::to_document).collect::<Vec<_>>());
     let test_sigs = dedup.signatures(&test.iter().map(Doc::to_document).collect::<Vec<_>>());
 
     if let Some(kind) = show {
         show_errors(&kind, &tune, &tune_sigs, &Deduper::new(base_config).expect("model"));
+        return;
+    }
+
+    if let Some((a, b)) = pair {
+        show_pair(&tune, &tune_sigs, &a, &b);
+        return;
+    }
+
+    if tune_report {
+        let outcome = Deduper::new(base_config).expect("model").run_signatures(&tune_sigs);
+        println!("== tune split, shipped rules ==");
+        println!(
+            "objective {:.4}, conflicts {}",
+            objective_of_links(&tune, &outcome),
+            outcome.stats.conflicts
+        );
+        report(&tune, &outcome);
+        return;
+    }
+
+    if conflict_list {
+        list_conflicts(&tune, &tune_sigs, &Deduper::new(base_config).expect("model"));
         return;
     }
 
@@ -126,7 +172,9 @@ fn main() {
                 let (a, b) = (index[l.doc.as_str()], index[l.of.as_str()]);
                 let doc_names =
                     dedup::facts::agreement(&sigs[a].facts, all, &sigs[b].facts, all, false, 1);
-                (a, b, Scores { doc_names, ..l.scores })
+                let doc_numbers =
+                    dedup::facts::agreement(&sigs[a].facts, all, &sigs[b].facts, all, true, 1);
+                (a, b, Scores { doc_names, doc_numbers, ..l.scores })
             })
             .collect::<Vec<_>>()
     };
@@ -234,6 +282,7 @@ fn without_facts_or_passages() -> Thresholds {
         passage_containment: 2.0,
         passage_words: f32::MAX,
         key_name_differ: u16::MAX,
+        key_name_agreement: 0.0,
         name_differ: u16::MAX,
         name_agreement: 0.0,
         name_min: u16::MAX,
@@ -243,6 +292,7 @@ fn without_facts_or_passages() -> Thresholds {
         update_numbers: u16::MAX,
         update_name_agreement: 0.0,
         similar_name_differ: u16::MAX,
+        similar_number_differ: u16::MAX,
         ..Thresholds::default()
     }
 }
@@ -586,6 +636,7 @@ fn knobs() -> Vec<Knob> {
         knob!(similar_cosine, steps(0.6, 0.95, 0.025)),
         knob!(similar_content, steps(0.05, 0.5, 0.025)),
         knob!(key_name_differ, counts(&[1, 2, 3, 4, 5, u16::MAX])),
+        knob!(key_name_agreement, [steps(0.5, 0.95, 0.05), vec![1.01]].concat()),
         knob!(name_differ, counts(&[1, 2, 3, 4, 5, 6, 8, 10, u16::MAX])),
         knob!(name_min, counts(&[1, 2, 3, 4, 5, 6, 8])),
         knob!(name_few_agreement, vec![-1.0, 0.0, 0.2, 0.25, 0.34, 0.4, 0.5, 0.6]),
@@ -596,6 +647,8 @@ fn knobs() -> Vec<Knob> {
         knob!(update_name_agreement, [steps(0.0, 0.9, 0.1), vec![1.01]].concat()),
         knob!(similar_name_differ, counts(&[1, 2, 3, 4, 5, 6, u16::MAX])),
         knob!(similar_name_agreement, steps(0.0, 0.7, 0.05)),
+        knob!(similar_number_differ, counts(&[1, 2, 3, 4, 5, 6, u16::MAX])),
+        knob!(similar_number_agreement, steps(0.0, 0.7, 0.05)),
         knob!(number_agreement, steps(0.0, 0.9, 0.05)),
     ]
 }
@@ -851,6 +904,87 @@ fn show_errors(kind: &str, docs: &[Doc], sigs: &[Signature], dedup: &Deduper) {
         }
     }
     println!("{shown} errors of kind {kind}");
+}
+
+/// One tune pair's scores, verdict and facts, by the documents' ids.
+fn show_pair(docs: &[Doc], sigs: &[Signature], a: &str, b: &str) {
+    let index = positions(docs.iter().map(|d| d.id.as_str()));
+    let (i, j) = (index[a], index[b]);
+    let s = dedup::scores(&sigs[i], &sigs[j]);
+    println!(
+        "{a} ({}) vs {b} ({}): truth {:?}",
+        docs[i].kind.name(),
+        docs[j].kind.name(),
+        evalset::truth(&docs[i], &docs[j])
+    );
+    println!("    verdict {:?}", Thresholds::default().verdict(&s));
+    println!("    {s:?}");
+    for k in [i, j] {
+        println!(
+            "    {} words {}: names {:?} numbers {:?}",
+            docs[k].id,
+            sigs[k].words,
+            sigs[k].facts.names(),
+            sigs[k].facts.numbers()
+        );
+    }
+    if std::env::var_os("SHOW_TEXT").is_some() {
+        for k in [i, j] {
+            println!("===== {}\n{}\n{}", docs[k].id, docs[k].title, docs[k].text);
+        }
+    }
+}
+
+/// Every link the conflict rule drops on the tune split (never the test split): the link's kind and
+/// truth, the hub, its rival and whether the rival and the link's other end (the "twins") are
+/// truly different stories, with the explanation.
+fn list_conflicts(docs: &[Doc], sigs: &[Signature], dedup: &Deduper) {
+    let outcome = dedup.run_signatures(sigs);
+    let index = positions(docs.iter().map(|d| d.id.as_str()));
+    let mut tally: std::collections::BTreeMap<String, usize> = Default::default();
+    for r in outcome.rejected.iter().filter(|r| r.veto == dedup::Veto::Conflict) {
+        let (a, b) = (index[r.doc.as_str()], index[r.of.as_str()]);
+        let text = r.explanation.split("; dropped: conflicts with the link of story ").nth(1);
+        let Some(rest) = text else { continue };
+        let mut ids = rest.split(' ');
+        let hub = ids.next().unwrap_or_default();
+        let rival = ids.nth(2).unwrap_or_default();
+        let (h, v) = (index[hub], index[rival]);
+        let partner = if h == a { b } else { a };
+        let truth = evalset::truth(&docs[a], &docs[b]);
+        let twins_truth = evalset::truth(&docs[partner], &docs[v]);
+        let rival_truth = evalset::truth(&docs[h], &docs[v]);
+        let line = format!(
+            "link {} ({truth:?}) hub {} partner {} rival {} (hub-rival {rival_truth:?}, twins {twins_truth:?})",
+            pair_kind(&docs[a], &docs[b]),
+            docs[h].kind.name(),
+            docs[partner].kind.name(),
+            docs[v].kind.name(),
+        );
+        let twins = dedup::scores(&sigs[partner], &sigs[v]);
+        let t = Thresholds::default();
+        let line = format!("{line} twins by {:?}", t.verdict(&twins));
+        *tally.entry(line.clone()).or_default() += 1;
+        println!("--- {} vs {}: {line}\n    {}", docs[a].id, docs[b].id, r.explanation);
+        let brief = |x: &Scores| {
+            format!(
+                "containment {:.3} passage {:.3} shared words {:.0} cosine {:.3} content {:.3} names {:?} numbers {:?}",
+                x.containment,
+                x.passage,
+                x.shared_words,
+                x.cosine,
+                x.content_jaccard,
+                x.names,
+                x.numbers
+            )
+        };
+        println!("    hub-partner {}", brief(&dedup::scores(&sigs[h], &sigs[partner])));
+        println!("    hub-rival   {}", brief(&dedup::scores(&sigs[h], &sigs[v])));
+        println!("    twins       {}", brief(&twins));
+    }
+    for (line, n) in tally {
+        println!("{n:>4} {line}");
+    }
 }
 
 /// Per kind of pair, among the tune split's candidate pairs whose wording matches a shipped rule:

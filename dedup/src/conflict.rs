@@ -6,11 +6,14 @@
 //! other's refused pair, into one cluster through this "hub". After verification, for every
 //! document linked to two partners A and B whose own pair is refused by its facts (its wording
 //! matches a duplicate rule, its names or numbers veto the link: [`Veto::Names`],
-//! [`Veto::Numbers`]), the hub cannot be a copy of both: each partner is scored by how many of
-//! the hub's names and numbers it lacks, and the link to a partner is kept only when the other
-//! lacks at least [`Thresholds::conflict_margin`] more of them (the partner that shares clearly
-//! more of the hub's facts). With a margin of 1 or more, a tie keeps neither; with 0, a tie keeps
-//! both. A link dropped this way is reported as a refusal ([`Veto::Conflict`]).
+//! [`Veto::Numbers`]; numbers changed under the same names are a later version, not a twin), the
+//! hub cannot be a copy of both: each partner is scored by how many facts it disagrees with the
+//! hub on (the hub's names and numbers it lacks, and its own names and numbers in the text it
+//! shares with the hub that the hub lacks: a template twin's replaced values), and the link to a
+//! partner is kept only when the other disagrees on at least [`Thresholds::conflict_margin`] more
+//! (the partner that agrees clearly better with the hub's facts). With a margin of 1 or more, a
+//! tie keeps neither; with 0, a tie keeps both. A link dropped this way is reported as a refusal
+//! ([`Veto::Conflict`]).
 //!
 //! Only the links of one hub and the pairs among its partners decide, so an incremental run
 //! reaches the decisions a batch run does when it is shown every link of each hub that gains one
@@ -38,6 +41,11 @@ pub(crate) struct Dropped {
     pub shares: u16,
     /// How many of them the rival states.
     pub rival_shares: u16,
+    /// The link's other end's names and numbers in the text it shares with the hub that the hub
+    /// does not state.
+    pub own: u16,
+    /// The same for the rival.
+    pub rival_own: u16,
 }
 
 /// The link of ranks `a` and `b` in the pipeline's order: the later (higher rank) first.
@@ -56,21 +64,38 @@ fn shared_facts(hub: &Signature, partner: &Signature) -> (u16, u16) {
     )
 }
 
+/// How many of `partner`'s names and numbers in the text it shares with `hub` (located by their
+/// shared passages; its whole text when they share fewer than two) `hub` does not state anywhere:
+/// the values a template twin replaced in the sentences the hub repeats.
+fn partner_own(hub: &Signature, partner: &Signature) -> u16 {
+    let shared = crate::passages::shared(&hub.passages, &partner.passages);
+    let own = |numbers: bool| {
+        let a =
+            facts::agreement(&hub.facts, shared.first, &partner.facts, shared.second, numbers, 1);
+        a.second - a.second_found
+    };
+    own(false).saturating_add(own(true))
+}
+
 /// Whether two documents are template twins: their wording matches a duplicate rule and their
 /// names or numbers refuse the link, on names that are the story's (each side states at least
 /// [`Thresholds::name_min`] names in the text they share, or the actors differ): copies of a
 /// short wire story that each add a contributor and an outlet, refused on those few names, are
-/// not twins.
+/// not twins. Numbers that changed under names that agree as a later version's do
+/// ([`Thresholds::update_name_agreement`]) are the same developing story (a trimmed copy of the
+/// first version and the update with every figure of the copy's span changed), not twins.
 fn twins(a: &Signature, b: &Signature, thresholds: &Thresholds) -> bool {
     let Some(scores) = verify::score(a, b, thresholds) else { return false };
     match thresholds.verdict(&scores) {
         Verdict::Veto(method, veto) if method.relation() == Relation::Duplicate => match veto {
-            Veto::Numbers => true,
+            Veto::Numbers => {
+                scores.names.changed() && scores.names.share() < thresholds.update_name_agreement
+            }
             Veto::Names => {
                 scores.names.fewer() >= thresholds.name_min
-                    || scores.key_names.differ() >= thresholds.key_name_differ
+                    || thresholds.actors_differ(&scores.key_names)
             }
-            Veto::DocNames | Veto::Conflict => false,
+            Veto::DocNames | Veto::DocNumbers | Veto::Conflict => false,
         },
         _ => false,
     }
@@ -98,6 +123,10 @@ pub(crate) fn dropped(
         }
         let h = sigs[*hub];
         let facts: Vec<(u16, u16)> = partners.iter().map(|&p| shared_facts(h, sigs[p])).collect();
+        // The partners' own facts in the text they share with the hub, read when first needed.
+        let mut own: Vec<Option<u16>> = vec![None; partners.len()];
+        let mut own_of =
+            |i: usize| *own[i].get_or_insert_with(|| partner_own(h, sigs[partners[i]]));
         for i in 0..partners.len() {
             for j in i + 1..partners.len() {
                 let (p, q) = (partners[i], partners[j]);
@@ -106,10 +135,12 @@ pub(crate) fn dropped(
                 }
                 let (n, fp) = facts[i];
                 let (_, fq) = facts[j];
-                // Facts of the hub each lacks.
-                let (lp, lq) = (i32::from(n - fp), i32::from(n - fq));
-                for (partner, rival, shares, rival_shares, lacks, rival_lacks) in
-                    [(p, q, fp, fq, lp, lq), (q, p, fq, fp, lq, lp)]
+                let (op, oq) = (own_of(i), own_of(j));
+                // Facts each disagrees on: the hub's it lacks, its own the hub lacks.
+                let (lp, lq) =
+                    (i32::from(n - fp) + i32::from(op), i32::from(n - fq) + i32::from(oq));
+                for (partner, rival, shares, rival_shares, own, rival_own, lacks, rival_lacks) in
+                    [(p, q, fp, fq, op, oq, lp, lq), (q, p, fq, fp, oq, op, lq, lp)]
                 {
                     if !keeps(lacks, rival_lacks, margin) {
                         out.push(Dropped {
@@ -119,6 +150,8 @@ pub(crate) fn dropped(
                             facts: n,
                             shares,
                             rival_shares,
+                            own,
+                            rival_own,
                         });
                     }
                 }
@@ -140,8 +173,8 @@ pub(crate) fn dropped(
     first.into_values().collect()
 }
 
-/// Whether the link to a partner that lacks `lacks` of the hub's facts stands against a rival
-/// that lacks `rival_lacks`: the rival must lack at least `margin` more.
+/// Whether the link to a partner that disagrees with the hub on `lacks` facts stands against a
+/// rival that disagrees on `rival_lacks`: the rival must disagree on at least `margin` more.
 fn keeps(lacks: i32, rival_lacks: i32, margin: i32) -> bool {
     rival_lacks - lacks >= margin
 }
@@ -191,15 +224,36 @@ mod tests {
     /// A signature whose wording is a near-copy of every other such signature's, with these
     /// names (stated in the headline, so every span holds them).
     fn sig(id: &str, names: &[&str]) -> Signature {
-        let mut marks: Vec<(facts::Mark, &str)> = names
+        let names: Vec<(&str, u16)> = names.iter().map(|n| (*n, 0)).collect();
+        doc(id, &names, &[], &[])
+    }
+
+    /// The same with names and numbers at word positions, and passage fingerprints (key, word
+    /// position).
+    fn doc(
+        id: &str,
+        names: &[(&str, u16)],
+        numbers: &[(&str, u16)],
+        passages: &[(u32, u16)],
+    ) -> Signature {
+        let marks = |facts: &[(&str, u16)]| {
+            let mut marks: Vec<(facts::Mark, String)> = facts
+                .iter()
+                .map(|&(n, position)| {
+                    let key = crate::text::hash_bytes(crate::text::fold(n).as_bytes()) as u32;
+                    (facts::Mark { key, position, count: 1 }, n.to_owned())
+                })
+                .collect();
+            marks.sort_by_key(|(m, _)| m.key);
+            marks
+        };
+        let (names, numbers) = (marks(names), marks(numbers));
+        let labels = names.iter().chain(&numbers).map(|(_, n)| n.as_str()).collect::<Vec<_>>();
+        let mut passages: Vec<facts::Mark> = passages
             .iter()
-            .map(|n| {
-                let key = crate::text::hash_bytes(crate::text::fold(n).as_bytes()) as u32;
-                (facts::Mark { key, position: 0, count: 1 }, *n)
-            })
+            .map(|&(key, position)| facts::Mark { key, position, count: 1 })
             .collect();
-        marks.sort_by_key(|(m, _)| m.key);
-        let labels = marks.iter().map(|(_, n)| *n).collect::<Vec<_>>().join("\u{1f}");
+        passages.sort_by_key(|m| m.key);
         let (embedding, embedding_scale) = Signature::quantise(&[0.6, 0.8]);
         Signature {
             id: id.into(),
@@ -211,11 +265,11 @@ mod tests {
             content: vec![1, 2, 3].into(),
             embedding,
             embedding_scale,
-            passages: Default::default(),
+            passages: passages.into(),
             facts: facts::Facts::from_parts(
-                marks.iter().map(|(m, _)| *m).collect(),
-                Box::default(),
-                labels.into(),
+                names.iter().map(|(m, _)| *m).collect(),
+                numbers.iter().map(|(m, _)| *m).collect(),
+                labels.join("\u{1f}").into(),
             ),
             keys: Default::default(),
         }
@@ -241,7 +295,16 @@ mod tests {
         let dropped = dropped(&sigs, &hubs, &HashSet::new(), &t, &Pool::new(1));
         assert_eq!(
             dropped,
-            vec![Dropped { link: (2, 0), hub: 0, rival: 1, facts: 6, shares: 1, rival_shares: 6 }]
+            vec![Dropped {
+                link: (2, 0),
+                hub: 0,
+                rival: 1,
+                facts: 6,
+                shares: 1,
+                rival_shares: 6,
+                own: 5,
+                rival_own: 0
+            }]
         );
         // Partners linked to each other are no conflict.
         let linked: HashSet<(usize, usize)> = [(2, 1)].into_iter().collect();
@@ -267,7 +330,8 @@ mod tests {
         assert!(both.iter().all(|d| d.shares == 3 && d.rival_shares == 3 && d.facts == 6));
         let zero = Thresholds { conflict_margin: Some(0), ..t };
         assert!(dropped(&sigs, &hubs, &HashSet::new(), &zero, &Pool::new(2)).is_empty());
-        // A margin of 4 asks more than 3 names' difference: the copy and its twin both go.
+        // The twin lacks 3 of the hub's names and states 3 of its own: 6 facts of difference
+        // against the copy's none. A margin of 7 asks more: the copy and its twin both go.
         let hub_sigs = [
             &hub,
             &sig("copy", &STORY),
@@ -276,10 +340,10 @@ mod tests {
                 &["Amsterdam", "Berlusconi", "Copenhagen", "Quimper", "Rotterdam", "Salzburg"],
             ),
         ];
-        let four = Thresholds { conflict_margin: Some(4), ..t };
-        assert_eq!(dropped(&hub_sigs, &hubs, &HashSet::new(), &four, &Pool::new(1)).len(), 2);
-        let three = Thresholds { conflict_margin: Some(3), ..t };
-        assert_eq!(dropped(&hub_sigs, &hubs, &HashSet::new(), &three, &Pool::new(1)).len(), 1);
+        let seven = Thresholds { conflict_margin: Some(7), ..t };
+        assert_eq!(dropped(&hub_sigs, &hubs, &HashSet::new(), &seven, &Pool::new(1)).len(), 2);
+        let six = Thresholds { conflict_margin: Some(6), ..t };
+        assert_eq!(dropped(&hub_sigs, &hubs, &HashSet::new(), &six, &Pool::new(1)).len(), 1);
     }
 
     #[test]
@@ -296,6 +360,87 @@ mod tests {
         let sigs = [&hub, &first, &second];
         let hubs = hubs_of([(1, 0), (2, 0)], None);
         assert!(dropped(&sigs, &hubs, &HashSet::new(), &t, &Pool::new(1)).is_empty());
+    }
+
+    #[test]
+    fn numbers_changed_under_the_same_names_are_a_later_version_not_a_twin() {
+        let t = Thresholds::default();
+        let at = |names: &[&'static str]| -> Vec<(&'static str, u16)> {
+            names.iter().map(|n| (*n, 0)).collect()
+        };
+        let story = at(&STORY);
+        let numbers = [("9", 0), ("85", 0), ("33", 0)];
+        let hub = doc("hub", &story, &numbers, &[]);
+        let copy = doc("copy", &story, &numbers, &[]);
+        // Every figure of the text the copy shares changed, the names kept: an update.
+        let update = doc("update", &story, &[("99", 0), ("7", 0), ("34", 0)], &[]);
+        let refused = verify::score(&copy, &update, &t).expect("scores");
+        assert_eq!(t.verdict(&refused), Verdict::Veto(crate::Method::NearCopy, Veto::Numbers));
+        assert!(!twins(&copy, &update, &t));
+        let sigs = [&hub, &copy, &update];
+        let hubs = hubs_of([(1, 0), (2, 0)], None);
+        assert!(dropped(&sigs, &hubs, &HashSet::new(), &t, &Pool::new(1)).is_empty());
+        // The next edition of a bulletin: its figures and a third of its names changed.
+        let bulletin = doc(
+            "bulletin",
+            &at(&["Amsterdam", "Berlusconi", "Copenhagen", "Dortmund", "Marseille", "Nottingham"]),
+            &[("99", 0), ("7", 0), ("34", 0)],
+            &[],
+        );
+        let refused = verify::score(&copy, &bulletin, &t).expect("scores");
+        assert_eq!(t.verdict(&refused), Verdict::Veto(crate::Method::NearCopy, Veto::Numbers));
+        assert!(twins(&copy, &bulletin, &t));
+    }
+
+    #[test]
+    fn a_twins_own_values_in_the_shared_text_count_against_it() {
+        let t = Thresholds::default();
+        // A brief repeats the lede (fingerprints 1..=11 at words 1..=31) with two names and two
+        // numbers; the original and its template twin both state all four somewhere, but the
+        // twin's lede says 7 where the brief says 1 (its own 1 comes later).
+        let lede: Vec<(u32, u16)> = (1..=11).map(|k| (k, 1 + 3 * (k as u16 - 1))).collect();
+        let body: Vec<(u32, u16)> = (100..=120).map(|k| (k, 100 + 3 * (k as u16 - 100))).collect();
+        let both: Vec<(u32, u16)> = lede.iter().chain(&body).copied().collect();
+        let brief =
+            doc("brief", &[("Ashford", 3), ("Bolton", 20)], &[("1", 10), ("10", 30)], &lede);
+        let original = doc(
+            "original",
+            &[("Ashford", 3), ("Bolton", 20), ("Carlisle", 110), ("Dover", 120)]
+                .into_iter()
+                .chain([("Exeter", 130), ("Fulham", 140)])
+                .collect::<Vec<_>>(),
+            &[("1", 10), ("10", 30), ("5", 150)],
+            &both,
+        );
+        let twin = doc(
+            "twin",
+            &[("Ashford", 3), ("Bolton", 20), ("Penrith", 110), ("Quarry", 120)]
+                .into_iter()
+                .chain([("Reading", 130), ("Swindon", 140)])
+                .collect::<Vec<_>>(),
+            &[("7", 10), ("10", 30), ("1", 150)],
+            &both,
+        );
+        assert!(twins(&original, &twin, &t));
+        assert_eq!((partner_own(&brief, &original), partner_own(&brief, &twin)), (0, 1));
+        let sigs = [&original, &twin, &brief];
+        let hubs = hubs_of([(2, 0), (2, 1)], None);
+        let dropped = dropped(&sigs, &hubs, &HashSet::new(), &t, &Pool::new(1));
+        // Both state all four of the brief's facts: without the twin's own 7, a tie and neither
+        // link would stand.
+        assert_eq!(
+            dropped,
+            vec![Dropped {
+                link: (2, 1),
+                hub: 2,
+                rival: 0,
+                facts: 4,
+                shares: 4,
+                rival_shares: 4,
+                own: 1,
+                rival_own: 0
+            }]
+        );
     }
 
     #[test]

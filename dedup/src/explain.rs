@@ -6,7 +6,7 @@
 //! contained: 62 words, 88% of the shorter text's passages, are in the longer (length ratio 0.05); shares 4 of 4 names
 //! later version: a copy by its wording (near-copy 91%), numbers changed: 31, 2 → 45, 3; shares all 12 names
 //! same wording, names differ: Ajax, PSV vs Celtic, Rangers (1 of 9 names shared)
-//! near-copy: 80% of …; dropped: conflicts with the link of story 7 to story 9 (a template twin of this one), which shares 12 of the 13 names and numbers against 7
+//! near-copy: 80% of …; dropped: conflicts with the link of story 7 to story 9 (a template twin of this one), which shares 12 of the 13 names and numbers against 7, and in the text they share states 0 names and numbers that story 7 lacks, against 4
 //! ```
 //!
 //! The first document is the link's `doc` (the later), the second its `of`; "vs" lists the
@@ -150,6 +150,11 @@ pub(crate) fn veto(method: Method, veto: Veto, s: &Scores, a: &Signature, b: &Si
             differ(a, b, false, " vs "),
             shared_count(&s.names)
         ),
+        Veto::DocNumbers => format!(
+            "same subject ({how}), numbers differ: {} ({} numbers shared)",
+            differ_in(a, b, true, " vs ", true),
+            shared_count(&s.doc_numbers)
+        ),
         Veto::Numbers => format!(
             "same wording ({how}), numbers differ: {} ({} numbers shared)",
             differ(a, b, true, " vs "),
@@ -164,24 +169,42 @@ pub(crate) fn veto(method: Method, veto: Veto, s: &Scores, a: &Signature, b: &Si
 
 /// Why a link that passed alone was dropped for a conflict: `hub` (one of its ends) is also
 /// linked to `rival`, this link's other end's template twin, which states `rival_shares` of the
-/// hub's `facts` names and numbers against this link's `shares`.
-pub(crate) fn conflict(
-    link_explanation: &str,
-    hub: &str,
-    rival: &str,
-    facts: u16,
-    shares: u16,
-    rival_shares: u16,
-) -> String {
+/// hub's `facts` names and numbers against this link's `shares`, and `rival_own` names and numbers
+/// of its own in the text it shares with the hub that the hub lacks, against this link's `own`.
+pub(crate) fn conflict(link_explanation: &str, hub: &str, rival: &str, d: &Conflict) -> String {
+    let &Conflict { facts, shares, rival_shares, own, rival_own } = d;
     let versus = if rival_shares == shares {
         format!("as many as this one ({shares} of the {facts} names and numbers)")
     } else {
         format!("{rival_shares} of the {facts} names and numbers against {shares}")
     };
+    let own = if own == 0 && rival_own == 0 {
+        String::new()
+    } else {
+        format!(
+            ", and in the text they share states {rival_own} names and numbers that story {hub} \
+             lacks, against {own}"
+        )
+    };
     format!(
         "{link_explanation}; dropped: conflicts with the link of story {hub} to story {rival} (a \
-         template twin of this one), which shares {versus}"
+         template twin of this one), which shares {versus}{own}"
     )
+}
+
+/// The counts that decided a link conflict ([`conflict`]).
+pub(crate) struct Conflict {
+    /// The hub's names and numbers.
+    pub facts: u16,
+    /// How many of them the link's other end states.
+    pub shares: u16,
+    /// How many of them the rival states.
+    pub rival_shares: u16,
+    /// The link's other end's names and numbers in the text it shares with the hub that the hub
+    /// lacks.
+    pub own: u16,
+    /// The same for the rival.
+    pub rival_own: u16,
 }
 
 /// "1 of 9": the shared facts of the side that states more.

@@ -593,9 +593,13 @@ impl Deduper {
                 base,
                 &ranked[d.hub].id,
                 &ranked[d.rival].id,
-                d.facts,
-                d.shares,
-                d.rival_shares,
+                &crate::explain::Conflict {
+                    facts: d.facts,
+                    shares: d.shares,
+                    rival_shares: d.rival_shares,
+                    own: d.own,
+                    rival_own: d.rival_own,
+                },
             )
         };
         let make =

@@ -25,7 +25,9 @@
 //! two share):
 //!
 //! - names that disagree veto the link ([`Veto::Names`]): the same template with other names is
-//!   another story, however alike the sentences;
+//!   another story, however alike the sentences (the story's actors, the names each side states
+//!   twice or more, veto when [`Thresholds::key_name_differ`] of them differ on each side and
+//!   they agree less than [`Thresholds::key_name_agreement`]);
 //! - numbers that mostly disagree veto it too ([`Veto::Numbers`]): a bulletin with every figure
 //!   changed is another day's bulletin;
 //! - a duplicate whose numbers changed on both sides (some, not most) is a later version of the
@@ -39,7 +41,10 @@
 //!   [`Thresholds::similar_name_agreement`] (no more than [`Thresholds::name_few_agreement`] with
 //!   fewer than [`Thresholds::name_min`] names on a side), veto it: another
 //!   story on the same subject, or on the same template, told with other people and places
-//!   ([`Veto::DocNames`]).
+//!   ([`Veto::DocNames`]); so do its numbers over the whole texts, each side stating at least
+//!   [`Thresholds::similar_number_differ`] numbers the other lacks and the numbers agreeing less
+//!   than [`Thresholds::similar_number_agreement`] ([`Veto::DocNumbers`]): a rewrite keeps the
+//!   story's figures, another story has its own.
 //!
 //! A link that passes alone may still be dropped afterwards for a conflict with another link of
 //! one of its documents ([`Veto::Conflict`], `conflict.rs`): a story linked to two template
@@ -128,6 +133,9 @@ pub enum Veto {
     /// A `similar` pair's names disagree over the whole texts: another story on the same
     /// subject told with other people and places.
     DocNames,
+    /// A `similar` pair's numbers disagree over the whole texts: another story on the same
+    /// subject or template, with figures of its own (a rewrite keeps the story's figures).
+    DocNumbers,
     /// The link passed alone, but one of its documents is linked to another document that is
     /// this link's other end's template twin, and shares clearly more of its names and numbers
     /// (or as many): the document cannot be a copy of both (`conflict.rs`).
@@ -172,6 +180,8 @@ pub struct Scores {
     /// How their names agree over the whole texts (compared for `similar` pairs only, which
     /// share no wording to locate a span in; zero otherwise).
     pub doc_names: Agreement,
+    /// The same for their numbers.
+    pub doc_numbers: Agreement,
 }
 
 impl Scores {
@@ -195,6 +205,7 @@ impl Scores {
             ("key_names", &self.key_names),
             ("numbers", &self.numbers),
             ("doc_names", &self.doc_names),
+            ("doc_numbers", &self.doc_numbers),
         ] {
             for (part, value) in [
                 ("first", a.first),
@@ -230,6 +241,7 @@ impl Scores {
             key_names: agreement("key_names"),
             numbers: agreement("numbers"),
             doc_names: agreement("doc_names"),
+            doc_numbers: agreement("doc_numbers"),
         }
     }
 
@@ -267,8 +279,11 @@ pub struct Thresholds {
     pub passage_words: f32,
 
     /// Facts: this many names stated at least twice on each side that the other lacks veto a
-    /// link (a story's actors replaced: another story on the template).
+    /// link (a story's actors replaced: another story on the template)…
     pub key_name_differ: u16,
+    /// …when those names agree less than this ([`Agreement::share`]): two of a long story's
+    /// twenty-six actors missing on each side are a paragraph each copy cut, not actors replaced.
+    pub key_name_agreement: f32,
     /// Facts: this many names on each side that the other lacks veto a link…
     pub name_differ: u16,
     /// …when the names agree less than this ([`crate::Agreement::share`]) and both sides state
@@ -298,6 +313,12 @@ pub struct Thresholds {
     /// …when the names agree less than this (with at least `name_min` names on each side;
     /// with fewer, no more than `name_few_agreement`).
     pub similar_name_agreement: f32,
+    /// Facts of a `similar` pair, over the whole texts: this many numbers on each side that the
+    /// other lacks veto the link…
+    pub similar_number_differ: u16,
+    /// …when the numbers agree less than this: a rewrite keeps the story's figures, another
+    /// story on its subject or template has its own.
+    pub similar_number_agreement: f32,
     /// Link conflicts (`conflict.rs`): a document linked to two template twins keeps the link to
     /// the one that lacks at least this many fewer of its names and numbers than the other, and
     /// neither on a closer call (`None`: the rule is off).
@@ -317,6 +338,7 @@ impl Default for Thresholds {
             passage_containment: 0.55,
             passage_words: 20.0,
             key_name_differ: 2,
+            key_name_agreement: 0.9,
             name_differ: 2,
             name_agreement: 0.55,
             name_min: 5,
@@ -328,6 +350,8 @@ impl Default for Thresholds {
             update_name_agreement: 0.7,
             similar_name_differ: 3,
             similar_name_agreement: 0.4,
+            similar_number_differ: 3,
+            similar_number_agreement: 0.4,
             conflict_margin: Some(1),
         }
     }
@@ -346,6 +370,7 @@ impl Thresholds {
             ("passage_containment", f64::from(self.passage_containment)),
             ("passage_words", f64::from(self.passage_words)),
             ("key_name_differ", f64::from(self.key_name_differ)),
+            ("key_name_agreement", f64::from(self.key_name_agreement)),
             ("name_differ", f64::from(self.name_differ)),
             ("name_min", f64::from(self.name_min)),
             ("name_few_agreement", f64::from(self.name_few_agreement)),
@@ -357,6 +382,8 @@ impl Thresholds {
             ("update_name_agreement", f64::from(self.update_name_agreement)),
             ("similar_name_differ", f64::from(self.similar_name_differ)),
             ("similar_name_agreement", f64::from(self.similar_name_agreement)),
+            ("similar_number_differ", f64::from(self.similar_number_differ)),
+            ("similar_number_agreement", f64::from(self.similar_number_agreement)),
             ("conflict_margin", self.conflict_margin.map_or(-1.0, f64::from)),
         ]
     }
@@ -379,6 +406,7 @@ impl Thresholds {
             passage_containment: f("passage_containment", d.passage_containment),
             passage_words: f("passage_words", d.passage_words),
             key_name_differ: n("key_name_differ", d.key_name_differ),
+            key_name_agreement: f("key_name_agreement", d.key_name_agreement),
             name_differ: n("name_differ", d.name_differ),
             name_min: n("name_min", d.name_min),
             name_few_agreement: f("name_few_agreement", d.name_few_agreement),
@@ -390,6 +418,8 @@ impl Thresholds {
             update_name_agreement: f("update_name_agreement", d.update_name_agreement),
             similar_name_differ: n("similar_name_differ", d.similar_name_differ),
             similar_name_agreement: f("similar_name_agreement", d.similar_name_agreement),
+            similar_number_differ: n("similar_number_differ", d.similar_number_differ),
+            similar_number_agreement: f("similar_number_agreement", d.similar_number_agreement),
             // Negative: off.
             conflict_margin: match get("conflict_margin") {
                 None => d.conflict_margin,
@@ -411,7 +441,7 @@ impl Thresholds {
     pub fn verdict(&self, s: &Scores) -> Verdict {
         let Some(method) = self.wording(s) else { return Verdict::Apart };
         let names = &s.names;
-        if s.key_names.differ() >= self.key_name_differ
+        if self.actors_differ(&s.key_names)
             || (names.differ() >= self.name_differ
                 && if names.fewer() >= self.name_min {
                     names.share() < self.name_agreement
@@ -432,6 +462,13 @@ impl Thresholds {
         {
             return Verdict::Veto(method, Veto::DocNames);
         }
+        let whole = &s.doc_numbers;
+        if method == Method::Similar
+            && whole.differ() >= self.similar_number_differ
+            && whole.share() < self.similar_number_agreement
+        {
+            return Verdict::Veto(method, Veto::DocNumbers);
+        }
         let numbers = &s.numbers;
         if numbers.differ() >= self.number_differ && numbers.share() < self.number_agreement {
             return Verdict::Veto(method, Veto::Numbers);
@@ -445,6 +482,13 @@ impl Thresholds {
             }
         }
         Verdict::Link(method)
+    }
+
+    /// Whether the names each side states at least twice (the story's actors) differ: at least
+    /// [`Thresholds::key_name_differ`] on each side that the other lacks, and agreeing less than
+    /// [`Thresholds::key_name_agreement`].
+    pub fn actors_differ(&self, key_names: &Agreement) -> bool {
+        key_names.differ() >= self.key_name_differ && key_names.share() < self.key_name_agreement
     }
 
     /// The rule that the wording alone matches, before facts are heard.
@@ -559,6 +603,7 @@ impl Cheap {
             if method == Method::Similar {
                 let all = facts::Span::ALL;
                 scores.doc_names = facts::agreement(&a.facts, all, &b.facts, all, false, 1);
+                scores.doc_numbers = facts::agreement(&a.facts, all, &b.facts, all, true, 1);
             }
         }
         Some(scores)
@@ -679,6 +724,14 @@ pub fn scores(a: &Signature, b: &Signature) -> Scores {
             false,
             1,
         ),
+        doc_numbers: facts::agreement(
+            &a.facts,
+            facts::Span::ALL,
+            &b.facts,
+            facts::Span::ALL,
+            true,
+            1,
+        ),
     }
 }
 
@@ -754,6 +807,16 @@ mod tests {
         let actors =
             Scores { names: agreement(9, 7, 9, 7), key_names: agreement(4, 2, 4, 2), ..copy };
         assert_eq!(t.verdict(&actors), Verdict::Veto(Method::NearCopy, Veto::Names));
+        // Two of a long story's twenty-six actors missing on each side (a paragraph each copy
+        // cut), the rest agreeing: copies.
+        let long = Scores {
+            names: agreement(57, 51, 58, 51),
+            key_names: agreement(26, 24, 27, 24),
+            ..copy
+        };
+        assert_eq!(t.verdict(&long), Verdict::Link(Method::NearCopy));
+        assert!(t.actors_differ(&agreement(26, 23, 27, 23)));
+        assert!(!t.actors_differ(&agreement(26, 24, 27, 24)));
         // Names that agree on one side (a brief's own byline names do not count against it).
         let brief = Scores { names: agreement(6, 3, 3, 3), ..copy };
         assert_eq!(t.verdict(&brief), Verdict::Link(Method::NearCopy));
@@ -807,6 +870,20 @@ mod tests {
         assert_eq!(t.verdict(&other_people), Verdict::Veto(Method::Similar, Veto::DocNames));
         let rewrite = Scores { doc_names: agreement(8, 5, 12, 5), ..similar };
         assert_eq!(t.verdict(&rewrite), Verdict::Link(Method::Similar));
+        // Its numbers, over the whole texts, mostly another story's (19 of 64 on the side that
+        // agrees better): vetoed; a rewrite that keeps a third of the figures is not, nor one
+        // that differs in two.
+        let own_figures = Scores { doc_numbers: agreement(64, 19, 60, 19), ..rewrite };
+        assert_eq!(t.verdict(&own_figures), Verdict::Veto(Method::Similar, Veto::DocNumbers));
+        let kept = Scores { doc_numbers: agreement(9, 4, 12, 4), ..rewrite };
+        assert_eq!(t.verdict(&kept), Verdict::Link(Method::Similar));
+        let two = Scores { doc_numbers: agreement(2, 0, 2, 0), ..rewrite };
+        assert_eq!(t.verdict(&two), Verdict::Link(Method::Similar));
+        // A copy is judged on the numbers of the text it shares, not the whole texts'.
+        assert_eq!(
+            t.verdict(&Scores { doc_numbers: agreement(64, 19, 60, 19), ..copy }),
+            Verdict::Link(Method::NearCopy)
+        );
         // A duplicate is judged over its shared span only.
         assert_eq!(
             t.verdict(&Scores { doc_names: agreement(8, 2, 9, 2), ..copy }),

@@ -176,7 +176,8 @@ const PLAYERS: [&str; 10] = [
 /// A report (`hub`), an edited copy of it with two names changed (`copy`), and a story on the
 /// same template sharing the last six of the report's names (`twin`): the copy and the twin are
 /// each other's template twins (six names of ten differ), while each alone passes against the
-/// report. The report keeps the link to the copy, which lacks two of its names against four.
+/// report. The report keeps the link to the copy, which lacks two of its names against four and
+/// states two of its own in the text they share against four.
 fn conflict_docs() -> Vec<Document> {
     let mut copy = PLAYERS;
     copy[8] = "Karl Brightwater";
@@ -229,7 +230,8 @@ fn a_story_linked_to_two_template_twins_keeps_the_closer() {
         dropped.explanation,
         "near-copy: 92% of the shorter text's word sequences are in the longer; shares 7 of 11 \
          names and all 4 numbers; dropped: conflicts with the link of story hub to story copy (a \
-         template twin of this one), which shares 13 of the 15 names and numbers against 11"
+         template twin of this one), which shares 13 of the 15 names and numbers against 11, and in \
+         the text they share states 2 names and numbers that story hub lacks, against 4"
     );
     assert_eq!(outcome.stats.conflicts, 1);
     let cluster = |o: &dedup::Outcome, id: &str| {
