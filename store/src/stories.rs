@@ -689,8 +689,22 @@ impl Filter {
     /// The condition on `stories` that selects what the filter keeps, and whether it is exact
     /// (see [`Matcher::exact`]; it is a superset when not).
     pub(crate) async fn condition(&self, archive: &Archive) -> Result<(Condition, bool)> {
-        let mut condition = Condition::all();
+        let mut condition = self.plain_condition();
         let mut exact = true;
+        if let Some(matcher) = &self.query {
+            let backend = archive.db.get_database_backend();
+            let unindexed = search::any_missing(&archive.db).await?;
+            let (expr, query_exact) = matcher.condition(backend, unindexed);
+            condition = condition.add(expr);
+            exact = query_exact;
+        }
+        Ok((condition, exact))
+    }
+
+    /// The condition on `stories` for all but the query: sources, days, language and the
+    /// deduplicated view.
+    pub(crate) fn plain_condition(&self) -> Condition {
+        let mut condition = Condition::all();
         if !self.source_ids.is_empty() {
             condition =
                 condition.add(story::Column::SourceId.is_in(self.source_ids.iter().copied()));
@@ -704,17 +718,10 @@ impl Filter {
         if let Some(language) = &self.language {
             condition = condition.add(story::Column::Language.eq(text::line(language).as_ref()));
         }
-        if let Some(matcher) = &self.query {
-            let backend = archive.db.get_database_backend();
-            let unindexed = search::any_missing(&archive.db).await?;
-            let (expr, query_exact) = matcher.condition(backend, unindexed);
-            condition = condition.add(expr);
-            exact = query_exact;
-        }
         if self.one_per_cluster {
             condition = condition.add(representatives());
         }
-        Ok((condition, exact))
+        condition
     }
 }
 
