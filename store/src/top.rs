@@ -87,6 +87,18 @@ pub async fn sources(archive: &Archive, filter: &Filter, limit: usize) -> Result
 /// exactly, the sample is one statement over three columns; otherwise the candidates are read
 /// whole and checked ([`crate::matching::Matcher::matches`]).
 pub async fn words(archive: &Archive, filter: &Filter, limit: usize) -> Result<Vec<Top<String>>> {
+    words_of(archive, filter, limit, WORD_SAMPLE).await
+}
+
+/// [`words`] over the `sample` most recent matching stories (`u64::MAX`: all of them, which holds
+/// every matching story's words in memory at once: for measuring what the sample costs in
+/// accuracy, `morgue bench archive`).
+pub async fn words_of(
+    archive: &Archive,
+    filter: &Filter,
+    limit: usize,
+    sample_size: u64,
+) -> Result<Vec<Top<String>>> {
     let filter = Filter { one_per_cluster: false, ..filter.clone() };
     // Each sampled story: the key its cluster is counted by, and its words.
     let mut sample: Vec<(i64, String)> = Vec::new();
@@ -96,8 +108,10 @@ pub async fn words(archive: &Archive, filter: &Filter, limit: usize) -> Result<V
         select
             .column((story::Entity, story::Column::Id))
             .column((story::Entity, story::Column::ClusterRepresentative))
-            .column((story::Entity, story::Column::SearchWords))
-            .limit(WORD_SAMPLE);
+            .column((story::Entity, story::Column::SearchWords));
+        if let Ok(limit) = i64::try_from(sample_size) {
+            select.limit(limit.unsigned_abs());
+        }
         // The index's matches, newest first: the statement stops after the sample.
         if statement.joined {
             select.order_by_expr(Expr::cust("story_search.rowid"), Order::Desc);
@@ -120,7 +134,7 @@ pub async fn words(archive: &Archive, filter: &Filter, limit: usize) -> Result<V
     } else {
         let (condition, _) = filter.condition(archive).await?;
         let mut before = i64::MAX;
-        while (sample.len() as u64) < WORD_SAMPLE {
+        while (sample.len() as u64) < sample_size {
             let rows = story::Entity::find()
                 .filter(condition.clone())
                 .filter(story::Column::Id.lt(before))
@@ -135,7 +149,7 @@ pub async fn words(archive: &Archive, filter: &Filter, limit: usize) -> Result<V
                 let fold = row.cluster_representative.unwrap_or(row.id);
                 let words = row.search_words.clone();
                 let story = Story::try_from(row)?;
-                if (sample.len() as u64) >= WORD_SAMPLE
+                if (sample.len() as u64) >= sample_size
                     || filter.query.as_ref().is_some_and(|matcher| !matcher.matches(&story))
                 {
                     continue;
