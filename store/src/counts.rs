@@ -418,9 +418,10 @@ async fn grouped(
     for column in COUNTED {
         select.expr(Expr::cust(column));
     }
-    select
-        .cond_where(Expr::col((story::Entity, story::Column::PublishedDay)).is_not_null())
-        .add_group_by([Expr::cust(start)]);
+    let day = Expr::col((story::Entity, story::Column::PublishedDay));
+    // By day, grouped by the column itself: its text is then made once a day, not once a story.
+    let group = if period == Period::Day { day.clone() } else { Expr::cust(start) };
+    select.cond_where(day.is_not_null()).add_group_by([group]);
     let rows: Vec<(String, i64, i64, i64)> = archive
         .db
         .query_all_raw(backend.build(&select))
