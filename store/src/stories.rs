@@ -689,7 +689,7 @@ impl Filter {
     /// The condition on `stories` that selects what the filter keeps, and whether it is exact
     /// (see [`Matcher::exact`]; it is a superset when not).
     pub(crate) async fn condition(&self, archive: &Archive) -> Result<(Condition, bool)> {
-        let mut condition = self.plain_condition();
+        let mut condition = self.scope();
         let mut exact = true;
         if let Some(matcher) = &self.query {
             let backend = archive.db.get_database_backend();
@@ -698,12 +698,24 @@ impl Filter {
             condition = condition.add(expr);
             exact = query_exact;
         }
+        if self.one_per_cluster {
+            condition = condition.add(representatives());
+        }
         Ok((condition, exact))
     }
 
     /// The condition on `stories` for all but the query: sources, days, language and the
     /// deduplicated view.
     pub(crate) fn plain_condition(&self) -> Condition {
+        let mut condition = self.scope();
+        if self.one_per_cluster {
+            condition = condition.add(representatives());
+        }
+        condition
+    }
+
+    /// Sources, days and language.
+    fn scope(&self) -> Condition {
         let mut condition = Condition::all();
         if !self.source_ids.is_empty() {
             condition =
@@ -717,9 +729,6 @@ impl Filter {
         }
         if let Some(language) = &self.language {
             condition = condition.add(story::Column::Language.eq(text::line(language).as_ref()));
-        }
-        if self.one_per_cluster {
-            condition = condition.add(representatives());
         }
         condition
     }
