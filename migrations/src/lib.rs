@@ -30,6 +30,7 @@ mod m0011_fetch_requests;
 mod m0012_phrase_pairs;
 mod m0013_fetch_lossy_urls;
 mod m0014_story_days;
+mod m0015_folded_totals;
 
 /// The archive's migrations, in the order they apply.
 #[derive(Debug)]
@@ -52,6 +53,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0012_phrase_pairs::Migration),
             Box::new(m0013_fetch_lossy_urls::Migration),
             Box::new(m0014_story_days::Migration),
+            Box::new(m0015_folded_totals::Migration),
         ]
     }
 }

@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use chrono::{Datelike, Days, NaiveDate};
-use sea_orm::sea_query::{Alias, Condition, Expr, ExprTrait, Query};
+use sea_orm::sea_query::{Alias, Condition, Expr, ExprTrait, Query, SelectStatement};
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseBackend, EntityTrait, QueryFilter, QueryOrder,
     QuerySelect, QueryTrait,
@@ -22,11 +22,6 @@ use crate::Archive;
 use crate::entity::story;
 use crate::error::{Context as _, Error, Result};
 use crate::stories::{Filter, Story};
-
-/// The story clusters among the rows counted, copies folded: a story in no cluster counts as
-/// its own.
-pub(crate) const COUNT_CLUSTERS: &str =
-    r#"COUNT(DISTINCT COALESCE("stories"."cluster_representative", "stories"."id"))"#;
 
 /// The length of a period.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +44,25 @@ impl Period {
         }
     }
 
+    /// The first day of the period after the one `day` falls in.
+    pub fn next(self, day: NaiveDate) -> NaiveDate {
+        let start = self.start(day);
+        match self {
+            Period::Day => start + Days::new(1),
+            Period::Week => start + Days::new(7),
+            Period::Month => start.checked_add_months(chrono::Months::new(1)).unwrap_or(start),
+        }
+    }
+
+    /// The name of the period's kind in the kept totals (`period_clusters.kind`).
+    fn kind(self) -> &'static str {
+        match self {
+            Period::Day => "day",
+            Period::Week => "week",
+            Period::Month => "month",
+        }
+    }
+
     /// The period's start as the backend computes it from `stories.published_day`, as text.
     fn sql(self, backend: DatabaseBackend) -> &'static str {
         match (backend, self) {
@@ -61,7 +75,8 @@ impl Period {
             (DatabaseBackend::Postgres, Period::Month) => {
                 r#"to_char(date_trunc('month', "stories"."published_day"), 'YYYY-MM-DD')"#
             }
-            (_, Period::Day) => r#"date("stories"."published_day")"#,
+            // The column as it is (`YYYY-MM-DD`): `date()` parsed it again for every story.
+            (_, Period::Day) => r#""stories"."published_day""#,
             (_, Period::Week) => {
                 r#"date("stories"."published_day", '-' || ((CAST(strftime('%w', "stories"."published_day") AS INTEGER) + 6) % 7) || ' days')"#
             }
@@ -99,11 +114,12 @@ pub async fn counts(
         row.all_stories = stories;
         row.all_clusters = clusters;
     }
-    let (condition, exact) = selected.condition(archive).await?;
-    let counted = if exact {
-        grouped(archive, condition, period).await?
-    } else {
-        checked(archive, &selected, condition, period).await?
+    let counted = match self::selected(archive, &selected, true).await? {
+        Some(statement) => grouped(archive, statement.select, period).await?,
+        None => {
+            let (condition, _) = selected.condition(archive).await?;
+            checked(archive, &selected, condition, period).await?
+        }
     };
     for (start, stories, clusters) in counted {
         let row = periods.entry(start).or_insert_with(|| empty(start));
@@ -119,8 +135,10 @@ fn empty(start: NaiveDate) -> PeriodCount {
 
 /// All stories and clusters of the filter's sources and days, per period (whatever its query and
 /// language): the stories, and those in no cluster, from the totals kept per source and day
-/// (`story_days`, migration `m0014_story_days`); the distinct clusters of the others from the
-/// partial index of the stories in a cluster (`idx_stories_clustered`).
+/// (`story_days`, migration `m0014_story_days`); the clusters of the clustered stories, for every
+/// source, from those kept per period (`period_clusters`, migration `m0015_folded_totals`), and
+/// for chosen sources (and the days of a period the filter's days cut) counted from the partial
+/// index of the stories in a cluster (`idx_stories_clustered`).
 async fn totals(
     archive: &Archive,
     filter: &Filter,
@@ -155,14 +173,107 @@ async fn totals(
         entry.0 += u64::try_from(stories).unwrap_or(0);
         entry.1 += u64::try_from(unclustered).unwrap_or(0);
     }
-    let all = Filter { query: None, language: None, one_per_cluster: false, ..filter.clone() };
-    let (condition, _) = all.condition(archive).await?;
+    let clustered = if filter.source_ids.is_empty() {
+        kept_clusters(archive, filter, period).await?
+    } else {
+        counted_clusters(archive, filter, filter.from_day, filter.to_day, period).await?
+    };
+    for (day, clusters) in clustered {
+        periods.entry(day).or_default().1 += clusters;
+    }
+    Ok(periods
+        .into_iter()
+        .filter(|(_, (stories, _))| *stories > 0)
+        .map(|(start, (stories, clusters))| (start, stories, clusters))
+        .collect())
+}
+
+/// The clusters of every source's clustered stories per period, within the filter's days: those
+/// of the periods wholly inside them as kept (`period_clusters`), those of a period they cut
+/// (a week or a month) counted over its days inside them.
+async fn kept_clusters(
+    archive: &Archive,
+    filter: &Filter,
+    period: Period,
+) -> Result<Vec<(NaiveDate, u64)>> {
+    // The first and last whole periods' starts, and the days of cut periods to count.
+    let mut counted = Vec::new();
+    let first = match filter.from_day {
+        Some(day) if period.start(day) != day => {
+            let next = period.next(day);
+            counted.push((day, next.pred_opt().unwrap_or(day)));
+            Some(next)
+        }
+        day => day,
+    };
+    let last = match filter.to_day {
+        Some(day) if period.next(day) != day.succ_opt().unwrap_or(day) => {
+            let start = period.start(day);
+            counted.push((start, day));
+            Some(start.pred_opt().unwrap_or(start))
+        }
+        day => day,
+    };
+    let mut kept: Vec<(NaiveDate, u64)> = Vec::new();
+    if let (Some(first), Some(last)) = (first, last)
+        && first > last
+    {
+        // No whole period: the filter's days are counted as they are.
+        counted = vec![(filter.from_day.unwrap_or(first), filter.to_day.unwrap_or(last))];
+    } else {
+        let backend = archive.db.get_database_backend();
+        let mut select = Query::select();
+        select
+            .from(Alias::new("period_clusters"))
+            .column(Alias::new("period_start"))
+            .column(Alias::new("clusters"))
+            .and_where(Expr::col(Alias::new("kind")).eq(period.kind()));
+        if let Some(first) = first {
+            select.and_where(Expr::col(Alias::new("period_start")).gte(first));
+        }
+        if let Some(last) = last {
+            select.and_where(Expr::col(Alias::new("period_start")).lte(last));
+        }
+        let rows: Vec<(NaiveDate, i64)> = archive
+            .db
+            .query_all_raw(backend.build(&select))
+            .await
+            .and_then(|rows| rows.iter().map(|row| row.try_get_many_by_index()).collect())
+            .doing("reading the clusters kept per period")?;
+        kept.extend(rows.into_iter().map(|(start, n)| (start, u64::try_from(n).unwrap_or(0))));
+    }
+    counted.sort();
+    counted.dedup();
+    for (from, to) in counted {
+        kept.extend(counted_clusters(archive, filter, Some(from), Some(to), period).await?);
+    }
+    Ok(kept)
+}
+
+/// The distinct clusters of the filter's sources' clustered stories per period, from `from` to
+/// `to`, counted from the partial index of the stories in a cluster.
+async fn counted_clusters(
+    archive: &Archive,
+    filter: &Filter,
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+    period: Period,
+) -> Result<Vec<(NaiveDate, u64)>> {
+    let backend = archive.db.get_database_backend();
+    let all = Filter {
+        query: None,
+        language: None,
+        one_per_cluster: false,
+        from_day: from,
+        to_day: to,
+        ..filter.clone()
+    };
     let start = period.sql(backend);
     let select = story::Entity::find()
         .select_only()
         .column_as(Expr::cust(start), "start")
         .column_as(Expr::cust(r#"COUNT(DISTINCT "stories"."cluster_representative")"#), "clusters")
-        .filter(condition)
+        .filter(all.plain_condition())
         .filter(story::Column::ClusterRepresentative.is_not_null())
         .filter(story::Column::PublishedDay.is_not_null())
         .group_by(Expr::cust(start));
@@ -172,15 +283,9 @@ async fn totals(
         .await
         .and_then(|rows| rows.iter().map(|row| row.try_get_many_by_index()).collect())
         .doing("counting the clusters per period")?;
-    for (start, clusters) in rows {
-        let day = parse_start(&start)?;
-        periods.entry(day).or_default().1 += u64::try_from(clusters).unwrap_or(0);
-    }
-    Ok(periods
-        .into_iter()
-        .filter(|(_, (stories, _))| *stories > 0)
-        .map(|(start, (stories, clusters))| (start, stories, clusters))
-        .collect())
+    rows.into_iter()
+        .map(|(start, clusters)| Ok((parse_start(&start)?, u64::try_from(clusters).unwrap_or(0))))
+        .collect()
 }
 
 fn parse_start(start: &str) -> Result<NaiveDate> {
@@ -188,60 +293,146 @@ fn parse_start(start: &str) -> Result<NaiveDate> {
         .map_err(|_| Error::Corrupt { what: format!("period start {start:?}") })
 }
 
+/// The columns a count of stories and clusters reads, in this order: the stories, those in a
+/// cluster, and the distinct clusters of those ([`folded`] makes them the clusters).
+pub(crate) const COUNTED: [&str; 3] = [
+    "COUNT(*)",
+    r#"COUNT("stories"."cluster_representative")"#,
+    r#"COUNT(DISTINCT "stories"."cluster_representative")"#,
+];
+
+/// Stories and clusters from the [`COUNTED`] columns: a story in no cluster is a cluster of its
+/// own (only the clustered stories go through `DISTINCT`, the costly part of a count).
+pub(crate) fn folded(stories: i64, clustered: i64, distinct: i64) -> (u64, u64) {
+    let n = |x: i64| u64::try_from(x).unwrap_or(0);
+    (n(stories), n(stories).saturating_sub(n(clustered)) + n(distinct))
+}
+
+/// The facts of each story, by its id (SQLite; migration `m0015_folded_totals`).
+const FACTS: &str = "story_facts";
+
+/// A counting statement's `FROM` and `WHERE` for the stories `filter` selects, named `"stories"`
+/// (its columns and grouping are the caller's); `None` when the archive cannot decide the query
+/// exactly (its candidates are then checked one by one).
+///
+/// On SQLite, with `facts`, the statement reads the narrow `story_facts` (source, day, cluster
+/// representative and language by story id) in place of the stories' wide rows; and a query whose
+/// words the index answers starts from the FTS5 table's matches, joined by id (the index hands
+/// them over in id order, each looked up by its rowid), instead of testing each story for being
+/// among them (`id IN (...)`, which first copies every match into a temporary table).
+pub(crate) async fn selected(
+    archive: &Archive,
+    filter: &Filter,
+    facts: bool,
+) -> Result<Option<Selected>> {
+    let backend = archive.db.get_database_backend();
+    let sqlite = backend == DatabaseBackend::Sqlite;
+    let mut select = Query::select();
+    if sqlite && facts {
+        select.from_as(Alias::new(FACTS), story::Entity);
+    } else {
+        select.from(story::Entity);
+    }
+    let mut condition = filter.plain_condition();
+    let mut joined = false;
+    if let Some(matcher) = &filter.query {
+        if !matcher.exact() || crate::search::any_missing(&archive.db).await? {
+            return Ok(None);
+        }
+        match matcher.index_join(backend).filter(|_| sqlite) {
+            Some((expr, rest)) => {
+                select.inner_join(
+                    Alias::new("story_search"),
+                    Expr::cust(r#"story_search.rowid = "stories"."id""#),
+                );
+                condition = condition.add(Expr::cust_with_values("story_search MATCH ?", [expr]));
+                if let Some(rest) = rest {
+                    condition = condition.add(rest);
+                }
+                if let Some((first, last)) = id_bounds(archive, filter).await? {
+                    condition = condition
+                        .add(Expr::cust_with_values("story_search.rowid >= ?", [first]))
+                        .add(Expr::cust_with_values("story_search.rowid <= ?", [last]));
+                }
+                joined = true;
+            }
+            None => condition = condition.add(matcher.condition(backend, false).0),
+        }
+    }
+    select.cond_where(condition);
+    Ok(Some(Selected { select, joined }))
+}
+
+/// The lowest and highest id of the stories published within the filter's days, when it has
+/// days: the index's matches outside them are then skipped by the index itself (FTS5 seeks to
+/// a rowid) instead of each being looked up and refused. Read from the index on the day
+/// (`idx_stories_day`), the days' entries only. Stories are stored roughly in the order they
+/// are published, so the ids of a month are a narrow band; a story stored late only widens it.
+async fn id_bounds(archive: &Archive, filter: &Filter) -> Result<Option<(i64, i64)>> {
+    if filter.from_day.is_none() && filter.to_day.is_none() {
+        return Ok(None);
+    }
+    let backend = archive.db.get_database_backend();
+    let mut select = Query::select();
+    select
+        .from(story::Entity)
+        .expr(Expr::cust(r#"MIN("stories"."id")"#))
+        .expr(Expr::cust(r#"MAX("stories"."id")"#));
+    let day = || Expr::col((story::Entity, story::Column::PublishedDay));
+    if let Some(from) = filter.from_day {
+        select.and_where(day().gte(from));
+    }
+    if let Some(to) = filter.to_day {
+        select.and_where(day().lte(to));
+    }
+    let row: Option<(Option<i64>, Option<i64>)> = archive
+        .db
+        .query_one_raw(backend.build(&select))
+        .await
+        .and_then(|row| row.map(|row| row.try_get_many_by_index()).transpose())
+        .doing("reading the ids of the filter's days")?;
+    Ok(match row {
+        Some((Some(first), Some(last))) => Some((first, last)),
+        // No story in those days: nothing to skip, the days' condition selects none.
+        _ => None,
+    })
+}
+
+/// A counting statement of [`selected`].
+pub(crate) struct Selected {
+    /// `FROM` and `WHERE`.
+    pub(crate) select: SelectStatement,
+    /// Whether it starts from the FTS5 table's matches (`story_search`, ordered by `rowid`).
+    pub(crate) joined: bool,
+}
+
 /// Counts in SQL: per period, stories and distinct clusters.
 async fn grouped(
     archive: &Archive,
-    condition: Condition,
+    mut select: SelectStatement,
     period: Period,
 ) -> Result<Vec<(NaiveDate, u64, u64)>> {
     let backend = archive.db.get_database_backend();
     let start = period.sql(backend);
-    let select = story::Entity::find()
-        .select_only()
-        .column_as(Expr::cust(start), "start")
-        .column_as(Expr::cust("COUNT(*)"), "stories")
-        .column_as(Expr::cust(COUNT_CLUSTERS), "clusters")
-        .filter(condition)
-        .filter(story::Column::PublishedDay.is_not_null())
-        .group_by(Expr::cust(start));
-    let rows: Vec<(String, i64, i64)> =
-        by_facts(archive, select).await.doing("counting stories per period")?;
-    rows.into_iter()
-        .map(|(start, stories, clusters)| {
-            let day = parse_start(&start)?;
-            Ok((day, u64::try_from(stories).unwrap_or(0), u64::try_from(clusters).unwrap_or(0)))
-        })
-        .collect()
-}
-
-/// The covering index of the columns counts read (SQLite; migration `m0012_phrase_pairs`).
-const FACTS_INDEX: &str = "idx_stories_facts";
-
-/// Runs a counting `select` over `stories`, its rows as tuples. On SQLite it reads the covering
-/// index of the story's id, day, cluster representative and source (`idx_stories_facts`) instead of
-/// the table: a story's row holds its text and words, kilobytes, and a count over 200,000 stories
-/// read the table's pages for each (seconds), where the index has a few hundred stories a page.
-/// SQLite's planner does not take the index by itself for `id IN (...)` (it looks a row up by its
-/// id), so the statement names it (`INDEXED BY`).
-pub(crate) async fn by_facts<T: sea_orm::TryGetableMany>(
-    archive: &Archive,
-    select: sea_orm::Select<story::Entity>,
-) -> std::result::Result<Vec<T>, sea_orm::DbErr> {
-    let backend = archive.db.get_database_backend();
-    let mut statement = select.build(backend);
-    if backend == DatabaseBackend::Sqlite {
-        statement.sql = statement.sql.replacen(
-            r#"FROM "stories""#,
-            &format!(r#"FROM "stories" INDEXED BY "{FACTS_INDEX}""#),
-            1,
-        );
+    select.expr(Expr::cust(start));
+    for column in COUNTED {
+        select.expr(Expr::cust(column));
     }
-    archive
+    let day = Expr::col((story::Entity, story::Column::PublishedDay));
+    // By day, grouped by the column itself: its text is then made once a day, not once a story.
+    let group = if period == Period::Day { day.clone() } else { Expr::cust(start) };
+    select.cond_where(day.is_not_null()).add_group_by([group]);
+    let rows: Vec<(String, i64, i64, i64)> = archive
         .db
-        .query_all_raw(statement)
-        .await?
-        .iter()
-        .map(|row| row.try_get_many_by_index())
+        .query_all_raw(backend.build(&select))
+        .await
+        .and_then(|rows| rows.iter().map(|row| row.try_get_many_by_index()).collect())
+        .doing("counting stories per period")?;
+    rows.into_iter()
+        .map(|(start, stories, clustered, distinct)| {
+            let (stories, clusters) = folded(stories, clustered, distinct);
+            Ok((parse_start(&start)?, stories, clusters))
+        })
         .collect()
 }
 

@@ -85,6 +85,32 @@ impl Matcher {
         (expr.unwrap_or_else(|| Expr::cust("1 = 1")), exact)
     }
 
+    /// The query as one index expression that every match satisfies (FTS5's `MATCH` or a
+    /// `tsquery`), and the condition on the stories' columns for the rest of it (sources,
+    /// languages), when the query is the two joined by `AND`: a statement can then start from the
+    /// index's matches (SQLite: a join with the FTS5 table, which hands its matches over in id
+    /// order) instead of testing each story for being among them. Exact when [`Matcher::exact`]
+    /// is; `None` for other shapes (an `OR` of words and a source, say).
+    pub(crate) fn index_join(&self, backend: DatabaseBackend) -> Option<(String, Option<Expr>)> {
+        if let Some((expr, _)) = index_expr(&self.node, backend) {
+            return Some((expr, None));
+        }
+        let Node::And(parts) = &self.node else { return None };
+        let (words, others): (Vec<&Node>, Vec<&Node>) = parts.iter().partition(|part| {
+            let inner = if let Node::Not(inner) = part { inner } else { *part };
+            index_expr(inner, backend).is_some()
+        });
+        let words: Vec<Node> = words.into_iter().cloned().collect();
+        let (expr, _) = index_and(&words, backend)?;
+        let rest = others
+            .into_iter()
+            .map(|part| sql(part, backend, false).0)
+            .collect::<Option<Vec<Expr>>>()?
+            .into_iter()
+            .reduce(Expr::and);
+        Some((expr, rest))
+    }
+
     /// Whether a story matches: its folded title and searchable text, its source and language.
     pub fn matches(&self, story: &Story) -> bool {
         let title = search::fold(story.story.title.as_deref().unwrap_or_default());

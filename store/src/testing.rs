@@ -61,6 +61,19 @@ pub async fn sqlite_integrity(archive: &Archive) -> (String, u64) {
     (lines.join("; "), u64::try_from(pages).unwrap_or_default())
 }
 
+/// The one integer a statement answers (`SELECT COUNT(*) ...`), for checking tables the store
+/// keeps by triggers against what they are kept from. Panics when it fails.
+pub async fn integer(archive: &Archive, sql: &str) -> i64 {
+    use sea_orm::{ConnectionTrait as _, Statement};
+    let backend = archive.db.get_database_backend();
+    let row = archive
+        .db
+        .query_one_raw(Statement::from_string(backend, sql.to_owned()))
+        .await
+        .expect("a statement that answers");
+    row.expect("a row").try_get_by_index(0).expect("an integer")
+}
+
 /// A fresh, migrated SQLite archive in a temporary directory.
 pub async fn sqlite() -> TestArchive {
     let dir = tempfile::tempdir().expect("temporary directory");

@@ -11,8 +11,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+use sea_orm::sea_query::{Expr, Order};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 use crate::Archive;
 use crate::entity::story;
@@ -38,36 +38,41 @@ pub struct Top<K> {
 /// clusters.
 pub async fn sources(archive: &Archive, filter: &Filter, limit: usize) -> Result<Vec<Top<i64>>> {
     let filter = Filter { one_per_cluster: false, ..filter.clone() };
-    let (condition, exact) = filter.condition(archive).await?;
-    let mut counted: Vec<Top<i64>> = if exact {
-        let select = story::Entity::find()
-            .select_only()
-            .column(story::Column::SourceId)
-            .column_as(Expr::cust("COUNT(*)"), "stories")
-            .column_as(Expr::cust(crate::counts::COUNT_CLUSTERS), "clusters")
-            .filter(condition)
-            .group_by(story::Column::SourceId);
-        let rows: Vec<(i64, i64, i64)> =
-            crate::counts::by_facts(archive, select).await.doing("counting stories per source")?;
-        rows.into_iter()
-            .map(|(key, stories, clusters)| Top {
-                key,
-                stories: u64::try_from(stories).unwrap_or(0),
-                clusters: u64::try_from(clusters).unwrap_or(0),
+    let mut counted: Vec<Top<i64>> =
+        if let Some(statement) = crate::counts::selected(archive, &filter, true).await? {
+            let backend = archive.db.get_database_backend();
+            let mut select = statement.select;
+            let source = Expr::col((story::Entity, story::Column::SourceId));
+            select.expr(source.clone());
+            for column in crate::counts::COUNTED {
+                select.expr(Expr::cust(column));
+            }
+            select.add_group_by([source]);
+            let rows: Vec<(i64, i64, i64, i64)> = archive
+                .db
+                .query_all_raw(backend.build(&select))
+                .await
+                .and_then(|rows| rows.iter().map(|row| row.try_get_many_by_index()).collect())
+                .doing("counting stories per source")?;
+            rows.into_iter()
+                .map(|(key, stories, clustered, distinct)| {
+                    let (stories, clusters) = crate::counts::folded(stories, clustered, distinct);
+                    Top { key, stories, clusters }
+                })
+                .collect()
+        } else {
+            let mut per: BTreeMap<i64, (u64, HashSet<i64>)> = BTreeMap::new();
+            let (condition, _) = filter.condition(archive).await?;
+            crate::counts::each_match(archive, &filter, condition, false, |story, fold| {
+                let entry = per.entry(story.story.source_id).or_default();
+                entry.0 += 1;
+                entry.1.insert(fold);
             })
-            .collect()
-    } else {
-        let mut per: BTreeMap<i64, (u64, HashSet<i64>)> = BTreeMap::new();
-        crate::counts::each_match(archive, &filter, condition, false, |story, fold| {
-            let entry = per.entry(story.story.source_id).or_default();
-            entry.0 += 1;
-            entry.1.insert(fold);
-        })
-        .await?;
-        per.into_iter()
-            .map(|(key, (stories, folds))| Top { key, stories, clusters: folds.len() as u64 })
-            .collect()
-    };
+            .await?;
+            per.into_iter()
+                .map(|(key, (stories, folds))| Top { key, stories, clusters: folds.len() as u64 })
+                .collect()
+        };
     counted.sort_by(|a, b| b.stories.cmp(&a.stories).then(a.key.cmp(&b.key)));
     counted.truncate(limit);
     Ok(counted)
@@ -82,24 +87,42 @@ pub async fn sources(archive: &Archive, filter: &Filter, limit: usize) -> Result
 /// exactly, the sample is one statement over three columns; otherwise the candidates are read
 /// whole and checked ([`crate::matching::Matcher::matches`]).
 pub async fn words(archive: &Archive, filter: &Filter, limit: usize) -> Result<Vec<Top<String>>> {
+    words_of(archive, filter, limit, WORD_SAMPLE).await
+}
+
+/// [`words`] over the `sample` most recent matching stories (`u64::MAX`: all of them, which holds
+/// every matching story's words in memory at once: for measuring what the sample costs in
+/// accuracy, `morgue bench archive`).
+pub async fn words_of(
+    archive: &Archive,
+    filter: &Filter,
+    limit: usize,
+    sample_size: u64,
+) -> Result<Vec<Top<String>>> {
     let filter = Filter { one_per_cluster: false, ..filter.clone() };
-    let (condition, exact) = filter.condition(archive).await?;
     // Each sampled story: the key its cluster is counted by, and its words.
     let mut sample: Vec<(i64, String)> = Vec::new();
-    if exact {
-        let rows: Vec<(i64, Option<i64>, Option<String>)> = story::Entity::find()
-            .select_only()
-            .columns([
-                story::Column::Id,
-                story::Column::ClusterRepresentative,
-                story::Column::SearchWords,
-            ])
-            .filter(condition)
-            .order_by_desc(story::Column::Id)
-            .limit(WORD_SAMPLE)
-            .into_tuple()
-            .all(&archive.db)
+    if let Some(statement) = crate::counts::selected(archive, &filter, false).await? {
+        let backend = archive.db.get_database_backend();
+        let mut select = statement.select;
+        select
+            .column((story::Entity, story::Column::Id))
+            .column((story::Entity, story::Column::ClusterRepresentative))
+            .column((story::Entity, story::Column::SearchWords));
+        if let Ok(limit) = i64::try_from(sample_size) {
+            select.limit(limit.unsigned_abs());
+        }
+        // The index's matches, newest first: the statement stops after the sample.
+        if statement.joined {
+            select.order_by_expr(Expr::cust("story_search.rowid"), Order::Desc);
+        } else {
+            select.order_by((story::Entity, story::Column::Id), Order::Desc);
+        }
+        let rows: Vec<(i64, Option<i64>, Option<String>)> = archive
+            .db
+            .query_all_raw(backend.build(&select))
             .await
+            .and_then(|rows| rows.iter().map(|row| row.try_get_many_by_index()).collect())
             .doing("reading stories for their words")?;
         for (id, representative, words) in rows {
             let words = match words {
@@ -109,8 +132,9 @@ pub async fn words(archive: &Archive, filter: &Filter, limit: usize) -> Result<V
             sample.push((representative.unwrap_or(id), words));
         }
     } else {
+        let (condition, _) = filter.condition(archive).await?;
         let mut before = i64::MAX;
-        while (sample.len() as u64) < WORD_SAMPLE {
+        while (sample.len() as u64) < sample_size {
             let rows = story::Entity::find()
                 .filter(condition.clone())
                 .filter(story::Column::Id.lt(before))
@@ -125,7 +149,7 @@ pub async fn words(archive: &Archive, filter: &Filter, limit: usize) -> Result<V
                 let fold = row.cluster_representative.unwrap_or(row.id);
                 let words = row.search_words.clone();
                 let story = Story::try_from(row)?;
-                if (sample.len() as u64) >= WORD_SAMPLE
+                if (sample.len() as u64) >= sample_size
                     || filter.query.as_ref().is_some_and(|matcher| !matcher.matches(&story))
                 {
                     continue;
@@ -145,28 +169,26 @@ pub async fn words(archive: &Archive, filter: &Filter, limit: usize) -> Result<V
 }
 
 /// Stories and clusters per counted word of a sample of (cluster key, the story's words as
-/// `search_words` holds them: each once), sorted by cluster key, so that a cluster's words are
-/// gathered once and a word counts each cluster once.
+/// `search_words` holds them: each once), sorted by cluster key, so that a word counts a cluster
+/// once: each word keeps the last cluster that counted it. Whether a word is listed at all is
+/// asked once per distinct word, after counting (the stop words are a list, searched in order).
 fn count_words(sample: &[(i64, String)]) -> HashMap<&str, (u64, u64)> {
-    let mut per: HashMap<&str, (u64, u64)> = HashMap::new();
-    let mut cluster: HashSet<&str> = HashSet::new();
-    let mut i = 0;
-    while i < sample.len() {
-        let fold = sample[i].0;
-        let end = i + sample[i..].iter().take_while(|(other, _)| *other == fold).count();
-        cluster.clear();
-        for (_, words) in &sample[i..end] {
-            for word in words.split(' ').filter(|word| counted_word(word)) {
-                let entry = per.entry(word).or_default();
-                entry.0 += 1;
-                if end - i == 1 || cluster.insert(word) {
-                    entry.1 += 1;
-                }
+    // Per word: stories, clusters, and the cluster key it was last counted for.
+    let mut per: HashMap<&str, (u64, u64, Option<i64>)> = HashMap::new();
+    for (fold, words) in sample {
+        for word in words.split(' ').filter(|word| !word.is_empty()) {
+            let entry = per.entry(word).or_default();
+            entry.0 += 1;
+            if entry.2 != Some(*fold) {
+                entry.1 += 1;
+                entry.2 = Some(*fold);
             }
         }
-        i = end;
     }
-    per
+    per.into_iter()
+        .filter(|(word, _)| counted_word(word))
+        .map(|(word, (stories, clusters, _))| (word, (stories, clusters)))
+        .collect()
 }
 
 /// A story's words as `stories.search_words` holds them, for a story whose words are not written.

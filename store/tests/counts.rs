@@ -129,14 +129,40 @@ mod top {
     }
 }
 
-/// The totals kept per source and day (`story_days`) against the stories themselves: with no
-/// query, every period's stories and clusters (counted from the stories) are its totals (kept).
+/// The totals kept per source and day (`story_days`) and per period (`period_clusters`, from
+/// `cluster_periods`) against the stories themselves: with no query, every period's stories and
+/// clusters (counted from the stories) are its totals (kept), by day, week and month, over all
+/// the days and over days that cut weeks and months; and on SQLite each story's facts
+/// (`story_facts`, which the counts read) are its own. Returns the counts by day.
 async fn totals_follow_the_stories(archive: &Archive, filter: &Filter) -> Vec<PeriodCount> {
-    let rows = counts(archive, filter, Period::Day).await.unwrap();
-    for row in &rows {
-        assert_eq!((row.all_stories, row.all_clusters), (row.stories, row.clusters), "{row:?}");
+    if archive.backend() == store::Backend::Sqlite {
+        let differ = store::testing::integer(
+            archive,
+            "SELECT COUNT(*) FROM stories s LEFT JOIN story_facts f ON f.id = s.id \
+             WHERE f.id IS NULL OR f.source_id IS NOT s.source_id \
+             OR f.published_day IS NOT s.published_day \
+             OR f.cluster_representative IS NOT s.cluster_representative \
+             OR f.language IS NOT s.language",
+        )
+        .await;
+        let facts = store::testing::integer(archive, "SELECT COUNT(*) FROM story_facts").await;
+        let stories = store::testing::integer(archive, "SELECT COUNT(*) FROM stories").await;
+        assert_eq!((differ, facts), (0, stories), "story_facts against stories");
     }
-    rows
+    let cut = Filter { from_day: Some(day(11, 3)), to_day: Some(day(12, 2)), ..filter.clone() };
+    let within = Filter { from_day: Some(day(11, 3)), to_day: Some(day(11, 6)), ..filter.clone() };
+    for filter in [filter, &cut, &within] {
+        for period in [Period::Day, Period::Week, Period::Month] {
+            for row in counts(archive, filter, period).await.unwrap() {
+                assert_eq!(
+                    (row.all_stories, row.all_clusters),
+                    (row.stories, row.clusters),
+                    "{period:?} {row:?}"
+                );
+            }
+        }
+    }
+    counts(archive, filter, Period::Day).await.unwrap()
 }
 
 /// Moves a story to another day, by SQL (as a re-extraction would).
@@ -237,8 +263,9 @@ mod totals {
         }
 
         async fn migrating_fills_the_totals_of_stories_stored_before(archive: &Archive) {
-            // The schema before `m0014_story_days`, with stories and a cluster stored in it.
-            store::testing::undo_migrations(archive, 1).await;
+            // The schema before `m0014_story_days` (and `m0015_folded_totals`), with stories and
+            // a cluster stored in it.
+            store::testing::undo_migrations(archive, 2).await;
             craft(archive).await;
             archive.migrate().await.unwrap();
             assert_eq!(
@@ -254,6 +281,37 @@ mod totals {
             assert_eq!(
                 counts(archive, &flood, Period::Month).await.unwrap(),
                 [row(day(11, 1), 4, 2, 5, 3), row(day(12, 1), 1, 1, 1, 1)]
+            );
+        }
+
+        async fn migrating_fills_the_folded_totals_of_stories_stored_before(archive: &Archive) {
+            // The schema before `m0015_folded_totals`, with stories and a cluster stored in it.
+            store::testing::undo_migrations(archive, 1).await;
+            craft(archive).await;
+            archive.migrate().await.unwrap();
+            let everything = Filter::default();
+            let weeks = [row(day(11, 2), 4, 2, 4, 2), row(day(11, 9), 1, 1, 1, 1), row(day(11, 30), 1, 1, 1, 1)];
+            assert_eq!(counts(archive, &everything, Period::Week).await.unwrap(), weeks);
+            totals_follow_the_stories(archive, &everything).await;
+            // The triggers follow what comes after: the cluster gets a copy a week later.
+            let ids = ids(archive).await;
+            let member = Member { story_id: ids[4], relation: Some("duplicate".to_owned()), score: None };
+            let cluster = clusters::of_story(archive, ids[0]).await.unwrap().unwrap();
+            let mut members = cluster.members.clone();
+            members.push(member);
+            clusters::create(archive, ids[0], &members).await.unwrap();
+            assert_eq!(
+                totals_follow_the_stories(archive, &everything).await,
+                [
+                    row(day(11, 2), 2, 1, 2, 1),
+                    row(day(11, 3), 2, 2, 2, 2),
+                    row(day(11, 9), 1, 1, 1, 1),
+                    row(day(12, 1), 1, 1, 1, 1),
+                ]
+            );
+            assert_eq!(
+                counts(archive, &everything, Period::Month).await.unwrap(),
+                [row(day(11, 1), 5, 2, 5, 2), row(day(12, 1), 1, 1, 1, 1)]
             );
         }
     }
