@@ -892,18 +892,23 @@ fn show_errors(kind: &str, docs: &[Doc], sigs: &[Signature], dedup: &Deduper) {
             );
             println!("    {}", explanation.get(&(i, j)).map_or("no link", String::as_str));
             println!("    {all:?}");
-            for k in [i, j] {
-                println!(
-                    "    {} words {}: names {:?} numbers {:?}",
-                    docs[k].id,
-                    sigs[k].words,
-                    sigs[k].facts.names(),
-                    sigs[k].facts.numbers()
-                );
-            }
+            print_facts(docs, sigs, [i, j]);
         }
     }
     println!("{shown} errors of kind {kind}");
+}
+
+/// Each document's word count, names and numbers, one line each.
+fn print_facts(docs: &[Doc], sigs: &[Signature], which: [usize; 2]) {
+    for k in which {
+        println!(
+            "    {} words {}: names {:?} numbers {:?}",
+            docs[k].id,
+            sigs[k].words,
+            sigs[k].facts.names(),
+            sigs[k].facts.numbers()
+        );
+    }
 }
 
 /// One tune pair's scores, verdict and facts, by the documents' ids.
@@ -919,15 +924,7 @@ fn show_pair(docs: &[Doc], sigs: &[Signature], a: &str, b: &str) {
     );
     println!("    verdict {:?}", Thresholds::default().verdict(&s));
     println!("    {s:?}");
-    for k in [i, j] {
-        println!(
-            "    {} words {}: names {:?} numbers {:?}",
-            docs[k].id,
-            sigs[k].words,
-            sigs[k].facts.names(),
-            sigs[k].facts.numbers()
-        );
-    }
+    print_facts(docs, sigs, [i, j]);
     if std::env::var_os("SHOW_TEXT").is_some() {
         for k in [i, j] {
             println!("===== {}\n{}\n{}", docs[k].id, docs[k].title, docs[k].text);
