@@ -818,22 +818,7 @@ fn reextract_rebuilds_stories_from_their_raw_pages() {
     });
     // One re-extraction at a time: while a live worker re-extracts, another run does nothing.
     setup.archive(async |archive| {
-        let other =
-            store::workers::NewWorker { name: "w2".into(), host: "elsewhere".into(), pid: 2 };
-        let (now, lease) = (chrono::Utc::now(), chrono::Duration::minutes(30));
-        store::workers::register(archive, &other, now).await.unwrap();
-        assert!(
-            store::claims::take(
-                archive,
-                store::claims::Kind::Reextract,
-                "archive",
-                "w2",
-                now,
-                lease
-            )
-            .await
-            .unwrap()
-        );
+        hold_archive_claim(archive, "w2", "elsewhere", 2, store::claims::Kind::Reextract).await;
     });
     let refused = setup.morgue(&["reextract"]);
     assert!(!refused.status.success());
@@ -983,24 +968,28 @@ on_both_backends! {
         stories_export_every_story_once(config(31, 5, 8));
 }
 
+/// Registers worker `name` of machine `host` with process id `pid`, holding the archive's claim
+/// of `kind` for 30 minutes, as a worker running that work would.
+async fn hold_archive_claim(
+    archive: &Archive,
+    name: &str,
+    host: &str,
+    pid: u32,
+    kind: store::claims::Kind,
+) {
+    let worker = store::workers::NewWorker { name: name.into(), host: host.into(), pid };
+    let now = chrono::Utc::now();
+    store::workers::register(archive, &worker, now).await.unwrap();
+    let lease = chrono::Duration::minutes(30);
+    assert!(store::claims::take(archive, kind, "archive", name, now, lease).await.unwrap());
+}
+
 fn stories_export_every_story_once(setup: Setup) {
     setup.crawl(&["--host-interval", "0s"]);
     // While a live worker runs a dedup batch, `morgue dedup` runs none of its own (two batches at
     // once would write clusters that disagree): it says who holds the batch and compares nothing.
-    let lease = chrono::Duration::minutes(30);
     let unsigned = setup.archive(async |archive| {
-        let other = store::workers::NewWorker {
-            name: "crawler-7".into(),
-            host: "elsewhere".into(),
-            pid: 7,
-        };
-        store::workers::register(archive, &other, chrono::Utc::now()).await.unwrap();
-        let kind = store::claims::Kind::Dedup;
-        assert!(
-            store::claims::take(archive, kind, "archive", "crawler-7", chrono::Utc::now(), lease)
-                .await
-                .unwrap()
-        );
+        hold_archive_claim(archive, "crawler-7", "elsewhere", 7, store::claims::Kind::Dedup).await;
         store::signatures::missing(archive, 0, 10_000).await.unwrap().len()
     });
     let refused = setup.morgue(&["dedup"]);
@@ -1029,20 +1018,7 @@ fn stories_export_every_story_once(setup: Setup) {
         // A `morgue dedup` of this machine killed midway: its heartbeat is fresh, its process gone
         // (no process has an id above Linux's largest, 2^22).
         let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap().trim().to_owned();
-        let gone = store::workers::NewWorker { name: "killed".into(), host, pid: 5_000_000 };
-        store::workers::register(archive, &gone, chrono::Utc::now()).await.unwrap();
-        assert!(
-            store::claims::take(
-                archive,
-                store::claims::Kind::Dedup,
-                "archive",
-                "killed",
-                chrono::Utc::now(),
-                lease
-            )
-            .await
-            .unwrap()
-        );
+        hold_archive_claim(archive, "killed", &host, 5_000_000, store::claims::Kind::Dedup).await;
     });
     let run = setup.morgue(&["dedup"]);
     assert!(

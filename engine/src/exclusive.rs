@@ -27,6 +27,11 @@ use crate::{Error, Result};
 /// The key of an archive's one claim of a kind.
 const ARCHIVE_KEY: &str = "archive";
 
+/// A claim's lease, [`LEASE`].
+fn lease() -> Duration {
+    Duration::from_std(LEASE).unwrap_or(Duration::MAX)
+}
+
 /// What a kind of work is called in messages.
 fn what(kind: Kind) -> &'static str {
     match kind {
@@ -67,7 +72,7 @@ async fn claimed<T, F: Future<Output = Result<T>>>(
     work: impl FnOnce() -> F,
 ) -> Result<T> {
     crate::crawl::reap_dead_workers(archive, clock.now()).await?;
-    let lease = Duration::from_std(LEASE).unwrap_or(Duration::MAX);
+    let lease = lease();
     let mut holder = None;
     for _ in 0..2 {
         if store::claims::take(archive, kind, ARCHIVE_KEY, &me.name, clock.now(), lease).await? {
@@ -107,7 +112,7 @@ pub(crate) async fn under_claim<T>(
     clock: &Arc<Clock>,
     work: impl Future<Output = Result<T>>,
 ) -> Result<Option<T>> {
-    let lease = Duration::from_std(LEASE).unwrap_or(Duration::MAX);
+    let lease = lease();
     if !store::claims::take(archive, kind, ARCHIVE_KEY, worker, clock.now(), lease).await? {
         return Ok(None);
     }
@@ -134,7 +139,7 @@ async fn held<T>(
 
 /// Takes the claim again every third of [`LEASE`], for as long as its work runs.
 async fn renew(archive: Archive, kind: Kind, worker: String, clock: Arc<Clock>) {
-    let lease = Duration::from_std(LEASE).unwrap_or(Duration::MAX);
+    let lease = lease();
     loop {
         tokio::time::sleep(LEASE / 3).await;
         match store::claims::take(&archive, kind, ARCHIVE_KEY, &worker, clock.now(), lease).await {

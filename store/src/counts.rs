@@ -412,28 +412,45 @@ async fn grouped(
     mut select: SelectStatement,
     period: Period,
 ) -> Result<Vec<(NaiveDate, u64, u64)>> {
-    let backend = archive.db.get_database_backend();
-    let start = period.sql(backend);
+    let start = period.sql(archive.db.get_database_backend());
     select.expr(Expr::cust(start));
-    for column in COUNTED {
-        select.expr(Expr::cust(column));
-    }
     let day = Expr::col((story::Entity, story::Column::PublishedDay));
     // By day, grouped by the column itself: its text is then made once a day, not once a story.
     let group = if period == Period::Day { day.clone() } else { Expr::cust(start) };
-    select.cond_where(day.is_not_null()).add_group_by([group]);
-    let rows: Vec<(String, i64, i64, i64)> = archive
+    select.cond_where(day.is_not_null());
+    let rows: Vec<(String, u64, u64)> =
+        per_key(archive, select, group, "counting stories per period").await?;
+    rows.into_iter()
+        .map(|(start, stories, clusters)| Ok((parse_start(&start)?, stories, clusters)))
+        .collect()
+}
+
+/// Runs `select`, whose one column so far is a key, grouped by `group`: each key with its stories
+/// and clusters (copies folded, [`folded`]).
+pub(crate) async fn per_key<K: sea_orm::TryGetable>(
+    archive: &Archive,
+    mut select: SelectStatement,
+    group: Expr,
+    doing: &'static str,
+) -> Result<Vec<(K, u64, u64)>> {
+    for column in COUNTED {
+        select.expr(Expr::cust(column));
+    }
+    select.add_group_by([group]);
+    let backend = archive.db.get_database_backend();
+    let rows: Vec<(K, i64, i64, i64)> = archive
         .db
         .query_all_raw(backend.build(&select))
         .await
         .and_then(|rows| rows.iter().map(|row| row.try_get_many_by_index()).collect())
-        .doing("counting stories per period")?;
-    rows.into_iter()
-        .map(|(start, stories, clustered, distinct)| {
+        .doing(doing)?;
+    Ok(rows
+        .into_iter()
+        .map(|(key, stories, clustered, distinct)| {
             let (stories, clusters) = folded(stories, clustered, distinct);
-            Ok((parse_start(&start)?, stories, clusters))
+            (key, stories, clusters)
         })
-        .collect()
+        .collect())
 }
 
 /// Counts candidates checked one by one ([`crate::matching::Matcher::matches`]).

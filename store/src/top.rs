@@ -40,25 +40,13 @@ pub async fn sources(archive: &Archive, filter: &Filter, limit: usize) -> Result
     let filter = Filter { one_per_cluster: false, ..filter.clone() };
     let mut counted: Vec<Top<i64>> =
         if let Some(statement) = crate::counts::selected(archive, &filter, true).await? {
-            let backend = archive.db.get_database_backend();
             let mut select = statement.select;
             let source = Expr::col((story::Entity, story::Column::SourceId));
             select.expr(source.clone());
-            for column in crate::counts::COUNTED {
-                select.expr(Expr::cust(column));
-            }
-            select.add_group_by([source]);
-            let rows: Vec<(i64, i64, i64, i64)> = archive
-                .db
-                .query_all_raw(backend.build(&select))
-                .await
-                .and_then(|rows| rows.iter().map(|row| row.try_get_many_by_index()).collect())
-                .doing("counting stories per source")?;
-            rows.into_iter()
-                .map(|(key, stories, clustered, distinct)| {
-                    let (stories, clusters) = crate::counts::folded(stories, clustered, distinct);
-                    Top { key, stories, clusters }
-                })
+            crate::counts::per_key(archive, select, source, "counting stories per source")
+                .await?
+                .into_iter()
+                .map(|(key, stories, clusters)| Top { key, stories, clusters })
                 .collect()
         } else {
             let mut per: BTreeMap<i64, (u64, HashSet<i64>)> = BTreeMap::new();
