@@ -120,6 +120,14 @@ fn chromium_goes_through_a_query_its_folded_results_the_chart_and_a_story_that_e
         let query = client.wait().at_most(STEP).for_element(Locator::Css("input[name=q]")).await;
         query.unwrap().send_keys("harbourton").await.unwrap();
         client.find(Locator::Css("#search button")).await.unwrap().click().await.unwrap();
+        // The page before the query lists stories too: wait for the answer's own page (its box
+        // holds the query as its attribute) before reading rows, or they may be the old page's.
+        client
+            .wait()
+            .at_most(STEP)
+            .for_element(Locator::Css("input[name=q][value=harbourton]"))
+            .await
+            .expect("the query's page");
         let results = client
             .wait()
             .at_most(STEP)
@@ -156,7 +164,12 @@ fn chromium_goes_through_a_query_its_folded_results_the_chart_and_a_story_that_e
         assert!(text(&client, "#top-words").await.contains("harbourton"));
 
         // The story's page: its text, the sentence removed as repeated, its cluster and why.
-        client.find(Locator::Css("#results a.story")).await.unwrap().click().await.unwrap();
+        let story = client.find(Locator::Css("#results a.story")).await.unwrap();
+        let href = story.attr("href").await.unwrap().expect("a story link has its address");
+        story.click().await.unwrap();
+        // The search page has an h1 too: read the story's page once it is the one shown.
+        let story_url = url::Url::parse(&format!("{base}{href}")).unwrap();
+        client.wait().at_most(STEP).for_url(&story_url).await.unwrap();
         let heading = text(&client, "h1").await;
         assert_eq!(heading, "Storm floods the coast");
         let body = text(&client, "#text").await;

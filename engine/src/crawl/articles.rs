@@ -153,6 +153,9 @@ impl Engine {
         let mut idle = false;
         let mut exhausted = false;
         let mut feeds_checked = std::time::Instant::now();
+        // The first failure that ends the crawl (a fetch's, or the archive's while leasing):
+        // returned once the fetches in flight are done, none of them cancelled mid-transaction.
+        let mut failed: Option<Error> = None;
         loop {
             // A standing crawl never lets a long backlog of articles keep due feeds waiting: once
             // one is due, no more URLs are leased and the pass moves on after the work in flight.
@@ -162,41 +165,24 @@ impl Engine {
                 && feeds_checked.elapsed() >= std::time::Duration::from_secs(30)
             {
                 feeds_checked = std::time::Instant::now();
-                let due = store::feeds::next_due(&self.archive).await?;
-                exhausted = due.is_some_and(|at| at <= self.clock.now());
-            }
-            if !exhausted && !idle && !self.stopping() && tasks.len() < batch / 2 {
-                let now = self.clock.now();
-                let fresh_until = match self.mode {
-                    Mode::Once => now + Duration::days(3650),
-                    Mode::Forever => now + Duration::seconds(30),
-                };
-                // Hosts whose robots.txt cannot be read now: their URLs can only wait.
-                let skip_hosts = self.client.unreachable_hosts();
-                let request = LeaseRequest {
-                    now,
-                    fresh_until,
-                    limit: (batch - tasks.len()) as u64,
-                    owner: &self.settings.worker,
-                    lease_for: Duration::from_std(LEASE).unwrap_or(Duration::minutes(30)),
-                    skip_hosts: &skip_hosts,
-                };
-                let mut leased = store::frontier::lease(&self.archive, &request).await?;
-                if leased.is_empty() && upstream_done && tasks.is_empty() {
-                    // Nothing in flight, so any lease under this worker's name is not its own: a
-                    // statement of a killed predecessor of the same name that the server committed
-                    // after this worker took its leases back. Take those back too before calling
-                    // the work done.
-                    let stray = store::frontier::release(&self.archive, request.owner, now).await?;
-                    if stray > 0 {
-                        tracing::info!(
-                            worker = request.owner,
-                            released = stray,
-                            "took back leases a killed predecessor of the same name left"
-                        );
-                        leased = store::frontier::lease(&self.archive, &request).await?;
+                match store::feeds::next_due(&self.archive).await {
+                    Ok(due) => exhausted = due.is_some_and(|at| at <= self.clock.now()),
+                    Err(err) => {
+                        self.halt();
+                        failed.get_or_insert(err.into());
                     }
                 }
+            }
+            if !exhausted && !idle && !self.stopping() && tasks.len() < batch / 2 {
+                let limit = (batch - tasks.len()) as u64;
+                let leased = match self.lease(limit, upstream_done && tasks.is_empty()).await {
+                    Ok(leased) => leased,
+                    Err(err) => {
+                        self.halt();
+                        failed.get_or_insert(err);
+                        Vec::new()
+                    }
+                };
                 if leased.is_empty() {
                     if upstream_done {
                         exhausted = true;
@@ -215,7 +201,15 @@ impl Engine {
             }
             tokio::select! {
                 Some(joined) = tasks.join_next() => {
-                    joined.map_err(|source| Error::Task { what: "fetch", source })??;
+                    let outcome = joined
+                        .map_err(|source| Error::Task { what: "fetch", source })
+                        .and_then(|result| result);
+                    if let Err(err) = outcome {
+                        // The crawl ends: the fetches in flight finish (or fail) rather than
+                        // being cancelled mid-transaction, and nothing new is leased.
+                        self.halt();
+                        failed.get_or_insert(err);
+                    }
                 }
                 () = self.queued.notified(), if idle => idle = false,
                 _ = upstream.changed(), if !upstream_done => {
@@ -225,7 +219,48 @@ impl Engine {
                 else => {}
             }
         }
-        Ok(started)
+        match failed {
+            Some(err) => Err(err),
+            None => Ok(started),
+        }
+    }
+
+    /// Leases up to `limit` due URLs for this worker. With `settled` (the searches and polls
+    /// are done and nothing is in flight) and nothing due, leases left under this worker's name
+    /// are taken back first: they can only be a killed predecessor's.
+    async fn lease(&self, limit: u64, settled: bool) -> Result<Vec<Entry>> {
+        let now = self.clock.now();
+        let fresh_until = match self.mode {
+            Mode::Once => now + Duration::days(3650),
+            Mode::Forever => now + Duration::seconds(30),
+        };
+        // Hosts whose robots.txt cannot be read now: their URLs can only wait.
+        let skip_hosts = self.client.unreachable_hosts();
+        let request = LeaseRequest {
+            now,
+            fresh_until,
+            limit,
+            owner: &self.settings.worker,
+            lease_for: Duration::from_std(LEASE).unwrap_or(Duration::minutes(30)),
+            skip_hosts: &skip_hosts,
+        };
+        let leased = store::frontier::lease(&self.archive, &request).await?;
+        if !leased.is_empty() || !settled {
+            return Ok(leased);
+        }
+        // Nothing in flight, so any lease under this worker's name is not its own: a statement
+        // of a killed predecessor of the same name that the server committed after this worker
+        // took its leases back. Take those back too before calling the work done.
+        let stray = store::frontier::release(&self.archive, request.owner, now).await?;
+        if stray == 0 {
+            return Ok(leased);
+        }
+        tracing::info!(
+            worker = request.owner,
+            released = stray,
+            "took back leases a killed predecessor of the same name left"
+        );
+        Ok(store::frontier::lease(&self.archive, &request).await?)
     }
 
     /// Fetches and stores one leased URL, then settles it. What the page is never makes this

@@ -153,6 +153,10 @@ pub struct Engine {
     merging: MergeLocks,
     journal: mpsc::UnboundedSender<JournalMessage>,
     stop: watch::Receiver<bool>,
+    /// Set when a stage failed in a way that ends the crawl (the disk is full, say): the other
+    /// stages finish what they are doing and start nothing new, as on a stop. They are never
+    /// cancelled mid-way, which would cut a transaction short on a connection still in use.
+    halted: std::sync::atomic::AtomicBool,
     /// Told when the frontier gets new URLs, so that a fetch stage waiting for them goes on.
     queued: tokio::sync::Notify,
     /// Time spent in the rounds' fetch stages (which overlap their searches and polls), in
@@ -213,6 +217,7 @@ impl Engine {
             merging: MergeLocks::new(locks::STRIPES),
             journal,
             stop,
+            halted: std::sync::atomic::AtomicBool::new(false),
             queued: tokio::sync::Notify::new(),
             article_micros: std::sync::atomic::AtomicU64::new(0),
             deduper: tokio::sync::OnceCell::new(),
@@ -226,9 +231,15 @@ impl Engine {
         &self.clock
     }
 
-    /// Whether a stop was asked for.
+    /// Whether a stop was asked for, or a failure ends the crawl ([`Engine::halt`]).
     fn stopping(&self) -> bool {
-        *self.stop.borrow()
+        *self.stop.borrow() || self.halted.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Asks every stage to finish what it is doing and start nothing new: a failure ends the
+    /// crawl.
+    fn halt(&self) {
+        self.halted.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// This worker, as the archive's `workers` table knows it.
@@ -412,7 +423,10 @@ impl Engine {
         let fetched = match fetched {
             Ok(fetched) => fetched,
             Err(err) => {
-                upstream.abort();
+                // The searches and polls stop at their next step and are waited for, so that
+                // the worker gives back its leases and claims after the last of them.
+                self.halt();
+                let _ = (&mut upstream).await;
                 return Err(err);
             }
         };
