@@ -254,6 +254,8 @@ impl Engine {
     /// Runs passes: one for [`Mode::Once`], until stopped for [`Mode::Forever`]; registered as a
     /// worker with a heartbeat for as long as it runs.
     pub async fn run(self: &Arc<Self>) -> Result<()> {
+        // A failure ended an earlier run of this engine, not this one.
+        self.halted.store(false, std::sync::atomic::Ordering::Relaxed);
         let me = self.worker();
         self.clock.measure(&self.archive).await?;
         let now = self.clock.now();
