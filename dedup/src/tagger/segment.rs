@@ -36,7 +36,7 @@ mod ja;
 #[cfg(feature = "ko")]
 pub(crate) mod ko;
 #[cfg(feature = "zh")]
-mod zh;
+pub(crate) mod zh;
 
 use std::ops::Range;
 
@@ -89,6 +89,12 @@ impl Segmenter {
         #[cfg(feature = "ko")]
         if self == Segmenter::Korean {
             ko::analyse(text, out);
+            return;
+        }
+        // Chinese words are tagged in their sentence by the post-tagger (`zh.rs`).
+        #[cfg(feature = "zh")]
+        if self == Segmenter::Chinese {
+            zh::analyse(text, out);
             return;
         }
         let base = text.as_ptr() as usize;
