@@ -48,6 +48,7 @@ struct Options {
     word_dropout: u64,
     least: usize,
     affix: usize,
+    join: usize,
     splits: bool,
     second_pass: bool,
     gold_copies: bool,
@@ -65,6 +66,7 @@ fn parse_options() -> Result<Options, String> {
         word_dropout: 100,
         least: 1,
         affix: 3,
+        join: 2,
         splits: true,
         second_pass: false,
         gold_copies: false,
@@ -81,6 +83,7 @@ fn parse_options() -> Result<Options, String> {
             "--dropout" => options.dropout = number(value("--dropout")?)?,
             "--word-dropout" => options.word_dropout = number(value("--word-dropout")?)?,
             "--least" => options.least = number(value("--least")?)? as usize,
+            "--join" => options.join = number(value("--join")?)? as usize,
             "--affix" => options.affix = number(value("--affix")?)? as usize,
             "--unbalanced" => options.balance_content = false,
             "--two-pass" => options.second_pass = true,
@@ -119,12 +122,12 @@ fn run() -> Result<(), String> {
         [("dev", "test", &dev, &test), ("test", "dev", &test, &dev)]
     {
         let splits = if options.splits {
-            learn_splits(train_set, options.least, options.affix)
+            learn_splits(train_set, options.least, options.affix, options.join)
         } else {
             String::new()
         };
         let table = Splits::parse(&splits);
-        eprintln!("learned on {learned}: {} words to cut", table.len());
+        eprintln!("learned on {learned}: {} rules", table.len());
         let none = Splits::default();
         let row = |tagged_by: &str, score: Score| {
             println!("| {learned} | {measured} | {tagged_by} | {} |", score.row());
@@ -195,7 +198,7 @@ fn run() -> Result<(), String> {
 /// off the end or the start of jieba's words of Han characters at least that often and at
 /// least twice as often as they leave them on, and the words those rules would cut that are
 /// more often whole.
-fn learn_splits(sentences: &[Sentence], least: usize, affix: usize) -> String {
+fn learn_splits(sentences: &[Sentence], least: usize, affix: usize, join: usize) -> String {
     // Per jieba word: how often it was seen, how often it is a gold word, and how often the
     // gold words cut it, by pieces.
     let mut seen: HashMap<String, usize> = HashMap::new();
@@ -204,6 +207,8 @@ fn learn_splits(sentences: &[Sentence], least: usize, affix: usize) -> String {
     // Per character: how often it was cut off the end (start) of a word, and how often left on.
     let mut suffixes: HashMap<char, (usize, usize)> = HashMap::new();
     let mut prefixes: HashMap<char, (usize, usize)> = HashMap::new();
+    // Per pair of jieba words in a row: how often seen, and how often one gold word.
+    let mut pairs: HashMap<(String, String), (usize, usize)> = HashMap::new();
     let han = |word: &str| {
         word.chars().count() >= 2 && word.chars().all(|ch| ch.is_alphabetic() && !ch.is_ascii())
     };
@@ -211,7 +216,20 @@ fn learn_splits(sentences: &[Sentence], least: usize, affix: usize) -> String {
         let starts: HashMap<usize, usize> =
             sentence.words.iter().enumerate().map(|(i, (r, _))| (r.start, i)).collect();
         let ends: HashSet<usize> = sentence.words.iter().map(|(r, _)| r.end).collect();
-        for (range, _) in chinese::jieba_words(&sentence.text) {
+        let found = chinese::jieba_words(&sentence.text);
+        for pair in found.windows(2) {
+            let (a, b) = (&pair[0].0, &pair[1].0);
+            if a.end != b.start {
+                continue;
+            }
+            let key = (sentence.text[a.clone()].to_owned(), sentence.text[b.clone()].to_owned());
+            let entry = pairs.entry(key).or_insert((0, 0));
+            entry.0 += 1;
+            if starts.get(&a.start).is_some_and(|&i| sentence.words[i].0.end == b.end) {
+                entry.1 += 1;
+            }
+        }
+        for (range, _) in found {
             let form = sentence.text[range.clone()].to_owned();
             *seen.entry(form.clone()).or_default() += 1;
             let Some(&first) = starts.get(&range.start) else { continue };
@@ -274,6 +292,14 @@ fn learn_splits(sentences: &[Sentence], least: usize, affix: usize) -> String {
                 lines.push(format!("{form}\t{form}"));
             }
         }
+    }
+    if join > 0 {
+        lines.extend(
+            pairs
+                .iter()
+                .filter(|(_, (seen, joined))| *joined >= join && 2 * joined > *seen)
+                .map(|((a, b), _)| format!("{a} {b}\t{a}{b}")),
+        );
     }
     lines.sort();
     rules.sort();
@@ -439,6 +465,18 @@ fn evaluate(sentences: &[Sentence], splits: &Splits, model: Option<&Model>) -> S
             .map(|((form, gold, tag), n)| format!("{form} {}→{} {n}", gold.as_str(), tag.as_str()))
             .collect();
         eprintln!("confusions (gold→tagged): {}", shown.join(", "));
+        let mut pairs: HashMap<(Upos, Upos), usize> = HashMap::new();
+        for ((_, gold, tag), n) in &confusions {
+            *pairs.entry((*gold, *tag)).or_default() += n;
+        }
+        let mut pairs: Vec<_> = pairs.into_iter().collect();
+        pairs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let shown: Vec<String> = pairs
+            .iter()
+            .take(16)
+            .map(|((gold, tag), n)| format!("{}→{} {n}", gold.as_str(), tag.as_str()))
+            .collect();
+        eprintln!("by tag (gold→tagged): {}", shown.join(", "));
     }
     score
 }

@@ -36,13 +36,16 @@ fn model() -> &'static Model {
 /// words kept whole, and single characters cut off the end (`市`: `天津市` → `天津` `市`) or the
 /// start (`这`: `这种` → `这` `种`) of any other word written in Han characters. The file format,
 /// one rule per line (`#` starts a comment line): `WORD<TAB>PIECE PIECE…` (the pieces making up
-/// the word; one piece: kept whole), `*C<TAB>* C` (a suffix), `C*<TAB>C *` (a prefix).
+/// the word; one piece: kept whole), `*C<TAB>* C` (a suffix), `C*<TAB>C *` (a prefix), and
+/// `A B<TAB>AB`: two jieba words in a row joined into one (`第 一<TAB>第一`).
 #[derive(Debug, Clone, Default)]
 pub struct Splits {
     /// Words with their pieces' byte lengths; one piece: kept whole.
     table: HashMap<String, Vec<usize>>,
     suffixes: HashSet<char>,
     prefixes: HashSet<char>,
+    /// Pairs of jieba words joined into one word (`第` `一` → `第一`), by the first.
+    joins: HashMap<String, Vec<String>>,
 }
 
 impl Splits {
@@ -64,6 +67,17 @@ impl Splits {
                 {
                     splits.prefixes.insert(c);
                 }
+                _ if word.contains(' ') => {
+                    if let Some((a, b)) = word.split_once(' ')
+                        && !a.is_empty()
+                        && !b.is_empty()
+                        && !b.contains(' ')
+                        && pieces.len() == 1
+                        && pieces[0] == format!("{a}{b}")
+                    {
+                        splits.joins.entry(a.to_owned()).or_default().push(b.to_owned());
+                    }
+                }
                 _ if !pieces.is_empty() && pieces.concat() == word => {
                     splits.table.insert(word.to_owned(), pieces.iter().map(|p| p.len()).collect());
                 }
@@ -81,7 +95,10 @@ impl Splits {
 
     /// How many rules the table has.
     pub fn len(&self) -> usize {
-        self.table.len() + self.suffixes.len() + self.prefixes.len()
+        self.table.len()
+            + self.suffixes.len()
+            + self.prefixes.len()
+            + self.joins.values().map(Vec::len).sum::<usize>()
     }
 
     /// Whether the table has no rule.
@@ -92,6 +109,11 @@ impl Splits {
     /// The pieces' byte lengths of `word` by the rules for whole words only.
     pub fn listed(&self, word: &str) -> Option<&[usize]> {
         self.table.get(word).map(Vec::as_slice)
+    }
+
+    /// Whether the words `a` and `b`, in a row, are joined into one.
+    fn joins(&self, a: &str, b: &str) -> bool {
+        self.joins.get(a).is_some_and(|next| next.iter().any(|n| n == b))
     }
 
     /// The pieces' byte lengths of `word`, if the table cuts it.
@@ -154,22 +176,29 @@ pub fn jieba_words(text: &str) -> Vec<(Range<usize>, &'static str)> {
 pub fn words(text: &str, splits: &Splits) -> Vec<Word> {
     let mut cut: Vec<(Range<usize>, &'static str, Upos)> = Vec::new();
     let mut previous = None;
-    for (range, tag) in jieba_words(text) {
+    for (range, tag, joined) in joined(text, jieba_words(text), splits) {
         let word = &text[range.clone()];
-        let mut push = |range: Range<usize>| {
+        let mut push = |range: Range<usize>, tag: &'static str| {
             let upos = rule_tag(&text[range.clone()], tag, previous);
             previous = Some(upos);
             cut.push((range, tag, upos));
         };
-        match splits.pieces(word) {
+        match splits.pieces(word).filter(|_| !joined) {
             Some(pieces) => {
+                // A piece gets the tag jieba gives it alone, if it is one word to jieba.
                 let mut at = range.start;
                 for length in pieces {
-                    push(at..at + length);
+                    let piece = &text[at..at + length];
+                    let alone = jieba().tag(piece, false);
+                    let tag = match alone.as_slice() {
+                        [one] => intern(one.tag),
+                        _ => tag,
+                    };
+                    push(at..at + length, tag);
                     at += length;
                 }
             }
-            None => push(range),
+            None => push(range, tag),
         }
     }
     // Function words also say whether the rules see a verb before them and after them in the
@@ -203,6 +232,52 @@ pub fn words(text: &str, splits: &Splits) -> Vec<Word> {
         out.push((range, hint));
     }
     out.reverse();
+    out
+}
+
+/// jieba's `words` of `text`, with the pairs `splits` joins joined (tagged as the first), and
+/// numbers cut at their thousands separators put back together (`2` `,` `000`); each with
+/// whether it was joined.
+fn joined(
+    text: &str,
+    words: Vec<(Range<usize>, &'static str)>,
+    splits: &Splits,
+) -> Vec<(Range<usize>, &'static str, bool)> {
+    let digits = |range: &Range<usize>| text[range.clone()].bytes().all(|b| b.is_ascii_digit());
+    let grouped = |range: &Range<usize>| {
+        text[range.clone()].bytes().all(|b| b.is_ascii_digit() || b == b',')
+            && text[range.clone()].bytes().next().is_some_and(|b| b.is_ascii_digit())
+    };
+    let mut out: Vec<(Range<usize>, &'static str, bool)> = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let (range, tag) = words[i].clone();
+        // `,` and three digits after digits: a thousands group.
+        if let Some((last, _, joined)) = out.last_mut()
+            && last.end == range.start
+            && &text[range.clone()] == ","
+            && grouped(last)
+            && let Some((next, _)) = words.get(i + 1)
+            && next.start == range.end
+            && next.len() == 3
+            && digits(next)
+        {
+            last.end = next.end;
+            *joined = true;
+            i += 2;
+            continue;
+        }
+        if let Some((next, _)) = words.get(i + 1)
+            && next.start == range.end
+            && splits.joins(&text[range.clone()], &text[next.clone()])
+        {
+            out.push((range.start..next.end, tag, true));
+            i += 2;
+            continue;
+        }
+        out.push((range, tag, false));
+        i += 1;
+    }
     out
 }
 
