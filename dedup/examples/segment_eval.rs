@@ -9,8 +9,10 @@
 //!
 //! Reads the dev and test files of UD_Japanese-GSD, UD_Chinese-GSDSimp, UD_Korean-Kaist and
 //! UD_Korean-GSD, each measured apart: the dictionaries are not trained on them, the Japanese
-//! and Chinese tag mappings were adjusted by looking at the dev files' confusions only, and the
-//! Korean eojeol table is learned from the Korean dev files, so the test rows are the results.
+//! tag mapping was adjusted by looking at the dev files' confusions only, the Chinese
+//! re-segmentation table and post-tagger are learned from the Chinese dev file
+//! (`train_chinese`), and the Korean eojeol table from the Korean dev files, so the test rows
+//! are the results.
 //!
 //! ```sh
 //! cargo run --release -p dedup --example segment_eval -- ../shared/data/ud \

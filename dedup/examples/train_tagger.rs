@@ -505,14 +505,18 @@ fn training_sentences<'a>(
 ) -> Vec<TaggedSentence> {
     let mut out = Vec::new();
     for sentence in sentences {
-        out.push(TaggedSentence { words: sentence.words.clone(), tags: sentence.tags.clone() });
+        out.push(TaggedSentence {
+            words: sentence.words.clone(),
+            tags: sentence.tags.clone(),
+            hints: Vec::new(),
+        });
         if !surface || sentence.ranges.is_empty() {
             continue;
         }
         let tokens = sentence.surface();
         if let Some(tags) = tokens.iter().map(|token| token.tag).collect::<Option<Vec<Upos>>>() {
             let words = tokens.iter().map(|token| token.form.to_owned()).collect();
-            out.push(TaggedSentence { words, tags });
+            out.push(TaggedSentence { words, tags, hints: Vec::new() });
         }
     }
     out

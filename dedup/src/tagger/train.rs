@@ -21,6 +21,26 @@ pub struct TaggedSentence {
     pub words: Vec<String>,
     /// The gold tag of each word.
     pub tags: Vec<Upos>,
+    /// A hint per word from another analyser (Chinese: jieba's tag), seen by the shape
+    /// features; empty when there are none (every language but Chinese).
+    pub hints: Vec<String>,
+}
+
+impl TaggedSentence {
+    /// The token information of the words, with their hints if they have them.
+    fn infos(&self) -> Vec<TokenInfo> {
+        if self.hints.len() == self.words.len() {
+            self.words.iter().zip(&self.hints).map(|(w, h)| TokenInfo::with_hint(w, h)).collect()
+        } else {
+            self.words.iter().map(|word| TokenInfo::new(word)).collect()
+        }
+    }
+
+    /// The hints as string slices, if every word has one.
+    fn hint_slices(&self) -> Option<Vec<&str>> {
+        (self.hints.len() == self.words.len())
+            .then(|| self.hints.iter().map(String::as_str).collect())
+    }
 }
 
 /// How to train.
@@ -81,8 +101,7 @@ fn prepare(sentences: &[&TaggedSentence]) -> (Vec<Prepared>, Lexicon, Counts) {
     let mut counts = Counts::default();
     let mut all: Vec<Vec<TokenInfo>> = Vec::with_capacity(sentences.len());
     for sentence in sentences {
-        let infos: Vec<TokenInfo> =
-            sentence.words.iter().map(|word| TokenInfo::new(word)).collect();
+        let infos = sentence.infos();
         for (info, &tag) in infos.iter().zip(&sentence.tags) {
             counts.add(info.lower(), tag);
         }
@@ -258,7 +277,9 @@ pub fn train(
     let usable: Vec<&TaggedSentence> = sentences
         .iter()
         .filter(|sentence| {
-            !sentence.words.is_empty() && sentence.words.len() == sentence.tags.len()
+            !sentence.words.is_empty()
+                && sentence.words.len() == sentence.tags.len()
+                && (sentence.hints.is_empty() || sentence.hints.len() == sentence.words.len())
         })
         .collect();
     let (prepared, lexicon, counts) = prepare(&usable);
@@ -290,9 +311,11 @@ pub fn train(
             let model = Model::new(config.bits, scale as f32, "", "", rest_lexicon, weights, None);
             for (j, sentence) in usable.iter().enumerate().filter(|(j, _)| j % JACKKNIFE == part) {
                 let words: Vec<&str> = sentence.words.iter().map(String::as_str).collect();
-                guesses[j] = model.first_pass(&model.infos(&words), |i, scores| {
-                    margins.push((margin(scores), is_content(sentence.tags[i])));
-                });
+                let hints = sentence.hint_slices();
+                guesses[j] =
+                    model.first_pass(&model.infos(&words, hints.as_deref()), |i, scores| {
+                        margins.push((margin(scores), is_content(sentence.tags[i])));
+                    });
             }
         }
     }
