@@ -19,6 +19,10 @@
 //!   (`3-1`, `2024-1-5`), plus the names of weekdays and months: dates are numbers too. Numbers
 //!   come from the headline and the whole text (a later version of a long story may change a
 //!   figure anywhere in it), at most [`MAX_NUMBERS`].
+//! - **Number places**: every occurrence of a number in the text (not the headline), keyed by its
+//!   value with the word before it and with the word after it ([`Place`], at most
+//!   [`MAX_PLACES`]): [`place_agreement`] sees a figure changed into another figure that the text
+//!   states elsewhere, which leaves the set of values as it was.
 //!
 //! Each fact keeps the word position of its first occurrence (in the words that
 //! [`crate::text::tokens`] counts; for names approximately: the tagger's tokens with a letter or

@@ -34,7 +34,10 @@
 //!   story: `similar`, by [`Method::Update`], unless its names changed too (a name on each side
 //!   that the other lacks, and the names agree less than
 //!   [`Thresholds::update_name_agreement`]): a later version keeps its actors, a story written
-//!   on the same template changes both ([`Veto::Names`]);
+//!   on the same template changes both ([`Veto::Names`]); so is a duplicate whose numbers
+//!   changed in place ([`Thresholds::places_changed`]: figures standing where the other text
+//!   states no such figure next to the same words, though the sets of values may agree, as when a
+//!   figure becomes another that the story states elsewhere);
 //! - a `similar` pair shares no wording to locate a span in, so its names are also compared over
 //!   the whole texts ([`Scores::doc_names`]): each side stating at least
 //!   [`Thresholds::similar_name_differ`] names the other lacks, and the names agreeing less than
