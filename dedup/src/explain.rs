@@ -115,11 +115,26 @@ pub(crate) fn link(method: Method, s: &Scores, a: &Signature, b: &Signature) -> 
         } else {
             format!("passages {}", percent(s.passage))
         };
-        // From the earlier document's figures to the later's.
+        // From the earlier document's figures to the later's: the values one states that the
+        // other lacks, or, when the values agree (a figure changed into one the text states
+        // elsewhere), the figures that stand where the other states them nowhere.
+        let changed = if s.numbers.changed() {
+            differ(b, a, true, " → ")
+        } else {
+            let shared = passages::shared(&b.passages, &a.passages);
+            let list = |x: &Facts, span, y: &Facts| {
+                let moved = facts::misplaced(x, span, y, LISTED);
+                if moved.is_empty() { "none".to_owned() } else { moved.join(", ") }
+            };
+            format!(
+                "{} → {} (in place)",
+                list(&b.facts, shared.first, &a.facts),
+                list(&a.facts, shared.second, &b.facts)
+            )
+        };
         let _ = write!(
             out,
-            "later version: a copy by its wording ({copy}), numbers changed: {}",
-            differ(b, a, true, " → ")
+            "later version: a copy by its wording ({copy}), numbers changed: {changed}"
         );
         if let Some(names) = shares(&s.names, "names") {
             let _ = write!(out, "; shares {names}");

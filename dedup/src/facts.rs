@@ -19,6 +19,10 @@
 //!   (`3-1`, `2024-1-5`), plus the names of weekdays and months: dates are numbers too. Numbers
 //!   come from the headline and the whole text (a later version of a long story may change a
 //!   figure anywhere in it), at most [`MAX_NUMBERS`].
+//! - **Number places**: every occurrence of a number in the text (not the headline), keyed by its
+//!   value with the word before it and with the word after it ([`Place`], at most
+//!   [`MAX_PLACES`]): [`place_agreement`] sees a figure changed into another figure that the text
+//!   states elsewhere, which leaves the set of values as it was.
 //!
 //! Each fact keeps the word position of its first occurrence (in the words that
 //! [`crate::text::tokens`] counts; for names approximately: the tagger's tokens with a letter or
@@ -44,6 +48,8 @@ pub const MAX_FACTS: usize = 64;
 pub const MAX_NUMBERS: usize = 64;
 /// Longest label kept for a fact, in bytes (cut at a character boundary).
 pub const MAX_LABEL_BYTES: usize = 48;
+/// Most number places kept per document (the first in the text).
+pub const MAX_PLACES: usize = 96;
 /// Most words in a name.
 const MAX_NAME_WORDS: usize = 6;
 
@@ -69,6 +75,26 @@ pub struct Facts {
     /// How each name and number was first written: names then numbers, in key order, separated
     /// by U+001F.
     pub(crate) labels: Box<str>,
+    /// Where each number of the text stands, every occurrence in text order (the first
+    /// [`MAX_PLACES`]): a number changed into another that the text states elsewhere (a list's
+    /// `3` into `5`) leaves the set of numbers as it was, not the words around it.
+    pub(crate) places: Box<[Place]>,
+}
+
+/// One occurrence of a number in a text: its value keyed with the word before it, and with the
+/// word after it. Two occurrences are the same figure in the same place when either key agrees
+/// (a copy's synonym or typo next to a figure changes one neighbour, rarely both; a later
+/// version that changed the figure changes both keys).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Place {
+    /// The value's key (the key of its mark among the numbers).
+    pub value: u32,
+    /// The value with the word before it.
+    pub left: u32,
+    /// The value with the word after it.
+    pub right: u32,
+    /// The word position.
+    pub position: u16,
 }
 
 impl Facts {
@@ -94,8 +120,50 @@ impl Facts {
 
     /// Builds facts from parts (for the byte form).
     pub(crate) fn from_parts(names: Box<[Mark]>, numbers: Box<[Mark]>, labels: Box<str>) -> Self {
-        Facts { names, numbers, labels }
+        Facts { names, numbers, labels, places: Box::default() }
     }
+
+    /// The same facts with these number places (for the byte form).
+    pub(crate) fn with_places(self, places: Box<[Place]>) -> Self {
+        Facts { places, ..self }
+    }
+
+    /// The number places, in text order.
+    pub fn places(&self) -> &[Place] {
+        &self.places
+    }
+}
+
+/// The key of a number's value (`value`, the hash of its normalised form) next to a word
+/// (`word`, the hash of the folded word; 0 at the text's start or end) on one side.
+fn place_key(value: u64, word: u64, after: bool) -> u32 {
+    let mut x = value ^ word.rotate_left(29) ^ if after { 0x9e37_79b9_7f4a_7c15 } else { 0 };
+    // splitmix64's finaliser.
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (x ^ (x >> 31)) as u32
+}
+
+/// Compares two documents' numbers by place over the spans each shares with the other: on each
+/// side, the occurrences of numbers in its span, and how many of them the other document states
+/// anywhere next to the same word before or after. A figure changed into another figure that the
+/// text states elsewhere is missing on both sides here, though the sets of values agree.
+pub fn place_agreement(a: &Facts, a_span: Span, b: &Facts, b_span: Span) -> Agreement {
+    let side = |x: &Facts, span: Span, y: &Facts| -> (u16, u16) {
+        let mut keys: Vec<u32> = y.places.iter().flat_map(|p| [p.left, p.right]).collect();
+        keys.sort_unstable();
+        let (mut n, mut found) = (0u16, 0u16);
+        for place in x.places.iter().filter(|p| span.contains(p.position)) {
+            n = n.saturating_add(1);
+            if keys.binary_search(&place.left).is_ok() || keys.binary_search(&place.right).is_ok() {
+                found = found.saturating_add(1);
+            }
+        }
+        (n, found)
+    };
+    let (first, first_found) = side(a, a_span, b);
+    let (second, second_found) = side(b, b_span, a);
+    Agreement { first, first_found, second, second_found }
 }
 
 /// Which words of a document the comparison looks at: positions `from..=to`, and the headline.
@@ -221,6 +289,28 @@ pub(crate) fn missing<'f>(
     out.into_iter().take(most).map(|(_, label)| label).collect()
 }
 
+/// The labels of the numbers of `a` inside `span` that stand where `b` states them nowhere
+/// ([`place_agreement`]), each once, in text order, at most `most`.
+pub(crate) fn misplaced<'f>(a: &'f Facts, span: Span, b: &Facts, most: usize) -> Vec<&'f str> {
+    let mut keys: Vec<u32> = b.places.iter().flat_map(|p| [p.left, p.right]).collect();
+    keys.sort_unstable();
+    let mut out: Vec<&str> = Vec::new();
+    for place in a.places.iter().filter(|p| span.contains(p.position)) {
+        if keys.binary_search(&place.left).is_ok() || keys.binary_search(&place.right).is_ok() {
+            continue;
+        }
+        let Ok(i) = a.numbers.binary_search_by_key(&place.value, |m| m.key) else { continue };
+        let label = a.label(a.names.len() + i);
+        if !out.contains(&label) {
+            out.push(label);
+        }
+        if out.len() == most {
+            break;
+        }
+    }
+    out
+}
+
 /// The other document of a comparison, asked whether it states a fact.
 struct Other<'f> {
     facts: &'f Facts,
@@ -314,6 +404,12 @@ pub(crate) struct Collector {
     /// A run of capitalised words being read, and where it starts.
     run: Vec<String>,
     run_offset: u32,
+    /// Number places so far, in text order.
+    places: Vec<Place>,
+    /// The hash of the text's last word read (0 before the first).
+    previous_word: u64,
+    /// A place waiting for the word after it: its index and its value's hash.
+    pending_place: Option<(usize, u64)>,
 }
 
 /// A word of a text, for [`Collector::read_words`].
@@ -379,6 +475,9 @@ impl Collector {
             tagged_end: 0,
             run: Vec::new(),
             run_offset: 0,
+            places: Vec::new(),
+            previous_word: 0,
+            pending_place: None,
         }
     }
 
@@ -458,6 +557,13 @@ impl Collector {
         while i < words.len() {
             let word = &words[i];
             i += 1;
+            let previous = self.previous_word;
+            if word.position > 0 {
+                if let Some((at, value)) = self.pending_place.take() {
+                    self.places[at].right = place_key(value, word.hash, true);
+                }
+                self.previous_word = word.hash;
+            }
             if word.text.bytes().any(|b| b.is_ascii_digit()) {
                 self.end_run();
                 let next = words.get(i).map(|w| w.text);
@@ -467,16 +573,21 @@ impl Collector {
                     if used_next {
                         let label = format!("{} {}", word.text, next.unwrap_or_default());
                         self.add_number(&value, word.position, &label);
+                        if word.position > 0 {
+                            self.previous_word = words[i].hash;
+                        }
                         i += 1;
                     } else {
                         self.add_number(&value, word.position, word.text);
                     }
+                    self.add_place(&value, word.position, previous);
                 }
                 continue;
             }
             if let Some(date) = calendar_by_hash(word.hash, word.folded) {
                 self.end_run();
                 self.add_number(date, word.position, word.text);
+                self.add_place(date, word.position, previous);
                 continue;
             }
             let first = word.text.chars().next().unwrap_or(' ');
@@ -556,6 +667,19 @@ impl Collector {
         }
     }
 
+    /// Records where a number of the text (not the headline) stands: after the word hashed
+    /// `previous`, before the next word read.
+    fn add_place(&mut self, value: &str, position: u16, previous: u64) {
+        if position == 0 || self.places.len() >= MAX_PLACES {
+            return;
+        }
+        let value = hash_bytes(value.as_bytes());
+        let left = place_key(value, previous, false);
+        self.pending_place = Some((self.places.len(), value));
+        let right = place_key(value, 0, true);
+        self.places.push(Place { value: value as u32, left, right, position });
+    }
+
     /// The facts: one-word names the text also writes in lower case left out, the first
     /// [`MAX_FACTS`] of each kind in text order kept, sorted by key.
     pub(crate) fn finish(self) -> Facts {
@@ -583,7 +707,12 @@ impl Collector {
         let marks = |v: &[(u32, u16, String, u16)]| -> Box<[Mark]> {
             v.iter().map(|&(key, position, _, count)| Mark { key, position, count }).collect()
         };
-        Facts { names: marks(&names), numbers: marks(&numbers), labels: labels.into() }
+        Facts {
+            names: marks(&names),
+            numbers: marks(&numbers),
+            labels: labels.into(),
+            places: self.places.into(),
+        }
     }
 }
 

@@ -8,16 +8,16 @@
 //!
 //! [`Signature::to_bytes`] writes a little-endian, length-prefixed form that starts with the
 //! magic `MGDS` and a format version; [`Signature::from_bytes`] reads it back and refuses any
-//! other version (version 1, before passages and facts, is refused: the archive computes such
-//! signatures again from the stories' texts). About 2.5 KB for a typical article (512 B of
-//! MinHash, 256 B of embedding, 4 B per distinct content token, 6 B per passage fingerprint,
-//! 6 B and a label per fact).
+//! other version (version 1, before passages and facts, and version 2, before number places, are
+//! refused: the archive computes such signatures again from the stories' texts). About 2.5 KB
+//! for a typical article (512 B of MinHash, 256 B of embedding, 4 B per distinct content token,
+//! 6 B per passage fingerprint, 6 B and a label per fact, 14 B per number place).
 
-use crate::facts::{Facts, Mark};
+use crate::facts::{Facts, Mark, Place};
 use crate::minhash::MINHASH_LEN;
 
 /// The current byte format.
-pub const FORMAT_VERSION: u8 = 2;
+pub const FORMAT_VERSION: u8 = 3;
 const MAGIC: &[u8; 4] = b"MGDS";
 
 /// The signals of one document.
@@ -179,6 +179,14 @@ impl Signature {
         put_marks(&mut out, &self.facts.names, true);
         put_marks(&mut out, &self.facts.numbers, true);
         put_bytes(&mut out, self.facts.labels.as_bytes());
+        let places = self.facts.places();
+        out.extend_from_slice(&(places.len() as u32).to_le_bytes());
+        for p in places {
+            out.extend_from_slice(&p.value.to_le_bytes());
+            out.extend_from_slice(&p.left.to_le_bytes());
+            out.extend_from_slice(&p.right.to_le_bytes());
+            out.extend_from_slice(&p.position.to_le_bytes());
+        }
         out
     }
 
@@ -217,6 +225,7 @@ impl Signature {
         let names = r.marks(true)?;
         let numbers = r.marks(true)?;
         let labels = r.string()?;
+        let places = r.places()?;
         let sorted = |m: &[Mark]| m.windows(2).all(|w| w[0].key < w[1].key);
         if !(sorted(&passages) && sorted(&names) && sorted(&numbers)) {
             return Err(SignatureError::Malformed(r.pos));
@@ -235,7 +244,7 @@ impl Signature {
             embedding,
             embedding_scale,
             passages,
-            facts: Facts::from_parts(names, numbers, labels.into()),
+            facts: Facts::from_parts(names, numbers, labels.into()).with_places(places),
             keys: KeyCache::default(),
         })
     }
@@ -314,6 +323,23 @@ impl<'a> Reader<'a> {
             .collect())
     }
 
+    /// Number places, at most [`crate::facts::MAX_PLACES`].
+    fn places(&mut self) -> Result<Box<[Place]>, SignatureError> {
+        let n = self.u32()? as usize;
+        if n > crate::facts::MAX_PLACES {
+            return Err(SignatureError::Malformed(self.pos));
+        }
+        let mut places = Vec::with_capacity(n);
+        for _ in 0..n {
+            let value = self.u32()?;
+            let left = self.u32()?;
+            let right = self.u32()?;
+            let position = u16::from_le_bytes(self.array()?);
+            places.push(Place { value, left, right, position });
+        }
+        Ok(places.into())
+    }
+
     fn u32s(&mut self) -> Result<Box<[u32]>, SignatureError> {
         let n = self.u32()? as usize;
         let bytes = self.take(n.checked_mul(4).ok_or(SignatureError::Malformed(self.pos))?)?;
@@ -350,7 +376,8 @@ mod tests {
                 ]
                 .into(),
                 "Lisbon\u{1f}3\u{1f}Monday".into(),
-            ),
+            )
+            .with_places(vec![Place { value: 2, left: 11, right: 12, position: 9 }].into()),
             keys: KeyCache::default(),
         }
     }

@@ -110,8 +110,8 @@ pub async fn compare_new(archive: &Archive, deduper: &Arc<Deduper>) -> Result<Do
             }
             match Signature::from_bytes(&stored.bytes) {
                 Ok(signature) => existing.push(signature),
-                // Written by an earlier morgue (before passages and facts): computed again from
-                // the story's text, and stored in the current form.
+                // Written by an earlier morgue (before passages and facts, or before number
+                // places): computed again from the story's text, and stored in the current form.
                 Err(dedup::SignatureError::Version(_)) => {
                     outdated.push(store::stories::get(archive, stored.story_id).await?);
                 }

@@ -215,3 +215,73 @@ fn names_past_the_tagged_start_are_found_by_their_capitals() {
     // `The`, `Officials` begin sentences.
     assert!(!names.iter().any(|n| n.contains("Officials") || *n == "The"), "{names:?}");
 }
+
+#[test]
+fn a_figure_changed_into_one_stated_elsewhere_is_seen_by_its_place() {
+    let story = "Police said 12 people were hurt and 3 were missing. Rescuers found 3 boats and 7 \
+                 cars on Monday.";
+    // The update changes 12 into 7, a figure the story states elsewhere: the sets of values
+    // agree on the update's side, so no value differs on both sides…
+    let update = story.replacen("12 people", "7 people", 1);
+    let (a, b) = (facts("en", "", story), facts("en", "", &update));
+    let all = Span::ALL;
+    let values = agreement(&a, all, &b, all, true, 1);
+    assert_eq!(values.differ(), 0, "{values:?}");
+    // …but the 12 and the new 7 stand where the other states nothing of the kind.
+    let places = place_agreement(&a, all, &b, all);
+    assert_eq!(places, Agreement { first: 5, first_found: 4, second: 5, second_found: 4 });
+    assert_eq!(places.differ(), 1);
+    assert_eq!(misplaced(&a, all, &b, 3), vec!["12"]);
+    assert_eq!(misplaced(&b, all, &a, 3), vec!["7"]);
+    // A copy whose word after a figure was swapped for a synonym keeps its place by the word
+    // before it; one whose paragraphs moved, by the word after it.
+    let copy = facts("en", "", &story.replace("12 people", "12 persons"));
+    assert_eq!(place_agreement(&a, all, &copy, all).differ(), 0);
+    let moved = facts("en", "", &story.replace("said 12", "reported 12"));
+    assert_eq!(place_agreement(&a, all, &moved, all).differ(), 0);
+    // Both neighbours replaced: that figure is no longer found by place.
+    let both = facts("en", "", &story.replace("said 12 people", "reported 12 persons"));
+    assert_eq!(place_agreement(&a, all, &both, all).differ(), 1);
+    // Only the text's occurrences have places, each with the value's label.
+    let titled = facts("en", "12 hurt", story);
+    assert_eq!(titled.places().len(), a.places().len());
+    assert!(a.places().windows(2).all(|w| w[0].position < w[1].position));
+}
+
+#[test]
+fn number_places_run_across_the_stretches_words_are_read_in() {
+    let text = "Officials counted 41 cases on Friday and 9 more later.";
+    let words = words_of(text, false);
+    let whole = {
+        let mut c = Collector::new(Some("en"));
+        read_words(&mut c, &words, false);
+        c.finish()
+    };
+    // Read in two stretches, cut right after the figure: its next word is in the second.
+    let cut = words.iter().position(|w| w.0 == "41").unwrap() + 1;
+    let split = {
+        let mut c = Collector::new(Some("en"));
+        read_stretch(&mut c, &words[..cut], 1);
+        read_stretch(&mut c, &words[cut..], cut as u16 + 1);
+        c.finish()
+    };
+    assert_eq!(whole.places(), split.places());
+    assert_eq!(whole.places().len(), 3);
+}
+
+/// Like `read_words`, for a stretch of the text whose first word has position `first`.
+fn read_stretch(collector: &mut Collector, words: &[(String, String, u32, bool)], first: u16) {
+    let list: Vec<Word<'_>> = words
+        .iter()
+        .enumerate()
+        .map(|(i, (text, folded, offset, sentence_start))| Word {
+            text,
+            folded,
+            hash: hash_bytes(folded.as_bytes()),
+            offset: *offset,
+            position: first + i as u16,
+            sentence_start: *sentence_start,
+        })
+        .collect();
+    collector.read_words(&list);
+}
