@@ -683,7 +683,7 @@ fn the_pages_show_folded_results_the_chart_a_story_that_explains_and_the_sources
     // The filters reach the frames: another source's stories are not counted.
     let planet = server.get("/?q=harbourton&source=Daily+Planet&since=2026-11-01&by=week");
     let framed =
-        "/panels/top/sources?q=harbourton&amp;by=week&amp;since=2026-11-01&amp;source=Daily+Planet";
+        "/panels/top/sources?q=harbourton&amp;source=Daily+Planet&amp;since=2026-11-01&amp;by=week";
     assert!(planet.body.contains(framed), "{}", planet.body);
     let sources = server.get(&framed.replace("&amp;", "&"));
     assert!(sources.body.contains("<td>Daily Planet</td>"), "{}", sources.body);
