@@ -43,7 +43,8 @@
 //!
 //! The layers, outermost first: request bodies over [`MAX_BODY`] bytes are refused (413); a
 //! request not answered within [`REQUEST_TIMEOUT`] gets a 503; at most [`MAX_IN_FLIGHT`]
-//! requests are worked on at once, the rest wait their turn (within the timeout). Connections
+//! requests are worked on at once, the rest wait their turn (within the timeout); panels wait
+//! for their own turns instead, and do not take those places. Connections
 //! must send their headers within [`HEADER_TIMEOUT`]. The server binds loopback unless told
 //! otherwise and never writes to the archive; SIGINT or SIGTERM stop it after the requests in
 //! flight.
@@ -137,7 +138,6 @@ pub(crate) async fn run(
             StatusCode::SERVICE_UNAVAILABLE,
             REQUEST_TIMEOUT,
         ))
-        .layer(tower::limit::GlobalConcurrencyLimitLayer::new(MAX_IN_FLIGHT))
         .service(router(App::new(Arc::clone(&archive), panel_lanes)));
     let signal = crate::signals::wait_for_signal();
     tokio::pin!(signal);
@@ -192,12 +192,15 @@ pub(crate) async fn run(
 /// The routes, with the read-only guard and conditional requests.
 fn router(app: App) -> Router {
     use axum::routing::get;
+    // Panels take turns of their own (`--panel-lanes`): one waiting for its turn must not hold
+    // one of the in-flight places the pages and the story pages need, so they stand outside.
+    let panels = Router::new()
+        .route(panels::CHART_PATH, get(panels::chart))
+        .route(panels::TOP_SOURCES_PATH, get(panels::top_sources))
+        .route(panels::TOP_WORDS_PATH, get(panels::top_words));
     Router::new()
         .route("/", get(pages::search))
         .route("/stories/{id}", get(pages::story))
-        .route(panels::CHART_PATH, get(panels::chart))
-        .route(panels::TOP_SOURCES_PATH, get(panels::top_sources))
-        .route(panels::TOP_WORDS_PATH, get(panels::top_words))
         .route("/sources", get(pages::sources))
         .route("/stats", get(pages::stats))
         .route("/api/stories", get(api::stories))
@@ -210,6 +213,8 @@ fn router(app: App) -> Router {
         .route("/api/stats", get(api::stats))
         .route("/metrics", get(metrics))
         .fallback(not_found)
+        .layer(tower::limit::GlobalConcurrencyLimitLayer::new(MAX_IN_FLIGHT))
+        .merge(panels)
         .with_state(app)
         .layer(axum::middleware::from_fn(conditional))
         .layer(axum::middleware::from_fn(read_only))
