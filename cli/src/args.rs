@@ -143,8 +143,8 @@ pub(crate) enum Command {
     /// kind, stories kept and duplicates found, over the last days; sources that went silent or
     /// whose failures jumped are flagged. Reads only.
     Stats(StatsArgs),
-    /// Serve the archive read-only on the web: a search page at `/` (results folded by cluster,
-    /// the attention chart, top sources and words), a page per story (`/stories/ID`: text,
+    /// Serve the archive read-only on the web: a search page at `/` (results folded by cluster;
+    /// the attention chart, top sources and words in frames under `/panels/`), a page per story (`/stories/ID`: text,
     /// provenance, removed sentences, URLs, its cluster and why), `/sources`, and a JSON API
     /// (`/api/stories` with the filters of `morgue stories` as query parameters, a page at a time;
     /// `/api/stories/ID`; `/api/counts`; `/api/top/sources`, `/api/top/words`; `/api/sources`,
@@ -153,6 +153,11 @@ pub(crate) enum Command {
         /// The address to listen on; port 0 picks a free port.
         #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
         listen: std::net::SocketAddr,
+        /// The search page's panels (chart, top sources, top words) worked on at once; the
+        /// others wait their turn, so that the results and the story pages never queue behind
+        /// them. More answers panels sooner on a machine with cores to spare.
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=32))]
+        panel_lanes: u16,
     },
     /// Extract article text and metadata from raw pages, as JSON.
     ///
@@ -451,6 +456,9 @@ pub(crate) enum BenchCommand {
         /// The seed `morgue bench archive` filled the archive with (its words).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// `morgue serve --panel-lanes`.
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=32))]
+        panel_lanes: u16,
     },
 }
 

@@ -177,14 +177,14 @@ async fn run(args: Args) -> Result<()> {
         Command::Bench(BenchCommand::Archive { stories, seed, archive, reuse }) => {
             bench::archive(stories, seed, archive, reuse).await
         }
-        Command::Bench(BenchCommand::Serve { archive, clients, requests, seed }) => {
-            bench_serve::run(&archive, clients, requests, seed).await
+        Command::Bench(BenchCommand::Serve { archive, clients, requests, seed, panel_lanes }) => {
+            bench_serve::run(&archive, clients, requests, seed, panel_lanes).await
         }
         Command::Tag { lang } => tag::run(&lang, std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Extract(command) => extract::run(&command),
-        Command::Serve { listen } => {
+        Command::Serve { listen, panel_lanes } => {
             let archive = open(&database_url).await?;
-            serve::run(archive, listen, &mut std::io::stdout()).await
+            serve::run(archive, listen, usize::from(panel_lanes), &mut std::io::stdout()).await
         }
         Command::Stories(args) => {
             let archive = open(&database_url).await?;

@@ -1,7 +1,7 @@
 //! The web pages in a real browser: headless Chromium, driven through `chromedriver` (Debian's
 //! `chromium` and `chromium-driver`, which `.ci/run` installs when absent) over WebDriver, goes
-//! through a query, the folded results and their copies, the chart, a story page, its cluster's
-//! reasons and a copy's page. Missing binaries fail the test and say how to install them.
+//! through a query, the folded results and their copies, the chart and the top words (each in its
+//! frame), a story page, its cluster's reasons and a copy's page. Missing binaries fail the test and say how to install them.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -151,7 +151,18 @@ fn chromium_goes_through_a_query_its_folded_results_the_chart_and_a_story_that_e
         assert!(copy.is_displayed().await.unwrap(), "the copies show once the row is opened");
         assert_eq!(copy.text().await.unwrap(), "Storm floods the coast, 40 homes evacuated");
 
-        // The chart: drawn, two lines (every copy, and copies folded), with its title.
+        // The chart, in a frame of its own: drawn, two lines (every copy, and copies folded),
+        // with its title.
+        let frame = client.find(Locator::Css("iframe#chart-panel")).await.unwrap();
+        let (_, _, width, height) = frame.rectangle().await.unwrap();
+        assert!(width > 100.0 && height > 50.0, "chart frame at {width}x{height}");
+        frame.enter_frame().await.unwrap();
+        client
+            .wait()
+            .at_most(STEP)
+            .for_element(Locator::Css("#chart svg polyline"))
+            .await
+            .expect("the chart's lines in its frame");
         let lines = client.find_all(Locator::Css("#chart svg polyline")).await.unwrap();
         assert_eq!(lines.len(), 2);
         for line in &lines {
@@ -161,7 +172,18 @@ fn chromium_goes_through_a_query_its_folded_results_the_chart_and_a_story_that_e
         let (_, _, width, height) =
             client.find(Locator::Css("#chart svg")).await.unwrap().rectangle().await.unwrap();
         assert!(width > 100.0 && height > 50.0, "chart drawn at {width}x{height}");
+        client.enter_parent_frame().await.unwrap();
+
+        // The top words, in theirs.
+        client
+            .find(Locator::Css("iframe#top-words-panel"))
+            .await
+            .unwrap()
+            .enter_frame()
+            .await
+            .unwrap();
         assert!(text(&client, "#top-words").await.contains("harbourton"));
+        client.enter_parent_frame().await.unwrap();
 
         // The story's page: its text, the sentence removed as repeated, its cluster and why.
         let story = client.find(Locator::Css("#results a.story")).await.unwrap();

@@ -496,14 +496,27 @@ fn the_api_answers_every_route_and_parameter() {
 #[test]
 fn bad_parameters_get_a_400_that_says_why_on_one_line() {
     let server = Server::start();
-    let routes = ["/api/stories", "/api/counts", "/api/top/words", "/api/top/sources", "/"];
+    let routes = [
+        "/api/stories",
+        "/api/counts",
+        "/api/top/words",
+        "/api/top/sources",
+        "/",
+        "/panels/chart",
+        "/panels/top/sources",
+        "/panels/top/words",
+    ];
     // Bad for every route that takes the parameter, and what the message starts with.
     let bad: &[(&[&str], &str, &str)] = &[
         (&["/api/stories", "/"], "limit=0", "limit must be a whole number from 1 to 500"),
         (&["/api/stories", "/"], "limit=-1", "limit must be a whole number"),
         (&["/api/stories", "/"], "limit=501", "limit must be a whole number"),
         (&["/api/stories", "/"], "limit=1e2", "limit must be a whole number"),
-        (&["/api/top/words", "/api/top/sources"], "limit=99999999999999999999999", "limit must be"),
+        (
+            &["/api/top/words", "/api/top/sources", "/panels/top/words"],
+            "limit=99999999999999999999999",
+            "limit must be",
+        ),
         (&["/api/stories", "/"], "after=-5", "after must be a whole number"),
         (&["/api/stories", "/"], "after=9223372036854775808", "after must be a whole number"),
         (&["/api/stories", "/"], "after=1%3B+DROP+TABLE+stories", "after must be a whole number"),
@@ -523,7 +536,11 @@ fn bad_parameters_get_a_400_that_says_why_on_one_line() {
         (&routes, "sort=id", "unknown parameter \"sort\""),
         (&routes, "%3Cscript%3E=1", "unknown parameter \"<script>\""),
         (&routes, "q=a&q=b", "q is given more than once"),
-        (&["/api/counts", "/api/top/words", "/"], "by=year", "by must be day or week or month"),
+        (
+            &["/api/counts", "/api/top/words", "/", "/panels/chart", "/panels/top/sources"],
+            "by=year",
+            "by must be day or week or month",
+        ),
     ];
     for (on, query, starts) in bad {
         for route in *on {
@@ -640,12 +657,43 @@ fn the_pages_show_folded_results_the_chart_a_story_that_explains_and_the_sources
         r#"<a href="/stories/{}">Harbourton evacuates homes as sea rises</a>"#,
         c.storm_echo
     )));
-    assert_eq!(html.matches("<polyline").count(), 2, "raw and folded lines");
-    assert!(
-        html.contains(r#"<table id="top-sources">"#) && html.contains(r#"<table id="top-words">"#)
-    );
-    assert!(html.contains("<td>harbourton</td>"), "{html}");
+    // The chart and the top lists are frames of their own, for the same query and filters.
+    for (id, path) in [
+        ("chart-panel", "/panels/chart?q=harbourton"),
+        ("top-sources-panel", "/panels/top/sources?q=harbourton"),
+        ("top-words-panel", "/panels/top/words?q=harbourton"),
+    ] {
+        assert!(html.contains(&format!(r#"<iframe id="{id}" "#)), "{html}");
+        assert!(html.contains(&format!(r#" src="{path}" "#)), "{html}");
+    }
     assert!(!html.contains("<script"), "no script on a page");
+    let chart = server.get("/panels/chart?q=harbourton");
+    assert_eq!(chart.status, 200);
+    assert_eq!(chart.body.matches("<polyline").count(), 2, "raw and folded lines");
+    assert!(chart.body.contains("Attention over time: harbourton"), "{}", chart.body);
+    assert!(!chart.body.contains("<nav>") && !chart.body.contains("<script"));
+    let sources = server.get("/panels/top/sources?q=harbourton");
+    assert!(sources.body.contains(r#"<table id="top-sources">"#), "{}", sources.body);
+    for source in ["Daily Planet", "Evening Star", "Quiet Gazette"] {
+        assert!(sources.body.contains(&format!("<td>{source}</td>")), "{}", sources.body);
+    }
+    let words = server.get("/panels/top/words?q=harbourton");
+    assert!(words.body.contains(r#"<table id="top-words">"#), "{}", words.body);
+    assert!(words.body.contains("<td>harbourton</td>"), "{}", words.body);
+    // The filters reach the frames: another source's stories are not counted.
+    let planet = server.get("/?q=harbourton&source=Daily+Planet&since=2026-11-01&by=week");
+    let framed =
+        "/panels/top/sources?q=harbourton&amp;source=Daily+Planet&amp;since=2026-11-01&amp;by=week";
+    assert!(planet.body.contains(framed), "{}", planet.body);
+    let sources = server.get(&framed.replace("&amp;", "&"));
+    assert!(sources.body.contains("<td>Daily Planet</td>"), "{}", sources.body);
+    assert!(!sources.body.contains("Evening Star"), "{}", sources.body);
+    // A frame asked wrongly says why, inside the frame.
+    let bad = server.get("/panels/top/words?q=%28storm");
+    assert_eq!(bad.status, 400);
+    assert!(bad.body.contains("expected"), "{}", bad.body);
+    assert_eq!(server.get("/panels/chart?limit=3").status, 400, "the chart takes no limit");
+    assert_eq!(server.get("/panels/top/words?limit=501").status, 400);
     // Every copy when asked.
     let raw = server.get("/?q=harbourton&one_per_cluster=0");
     assert_eq!(raw.body.matches(r#"<tr class="result">"#).count(), 3);

@@ -393,6 +393,29 @@ pub async fn placements(archive: &Archive, story_ids: &[i64]) -> Result<BTreeMap
     Ok(placements)
 }
 
+/// The member stories of each of these clusters, by cluster id, each list by story id (the
+/// representative included): the copies of a page of folded results, in one statement per 500
+/// clusters rather than one per cluster.
+pub async fn members_of(archive: &Archive, cluster_ids: &[i64]) -> Result<BTreeMap<i64, Vec<i64>>> {
+    let mut members: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+    for ids in cluster_ids.chunks(500) {
+        let rows: Vec<(i64, i64)> = cluster_member::Entity::find()
+            .select_only()
+            .column(cluster_member::Column::ClusterId)
+            .column(cluster_member::Column::StoryId)
+            .filter(cluster_member::Column::ClusterId.is_in(ids.iter().copied()))
+            .order_by_asc(cluster_member::Column::StoryId)
+            .into_tuple()
+            .all(&archive.db)
+            .await
+            .doing("reading cluster members")?;
+        for (cluster, story) in rows {
+            members.entry(cluster).or_default().push(story);
+        }
+    }
+    Ok(members)
+}
+
 /// The cluster a story belongs to, if any.
 pub async fn of_story(archive: &Archive, story_id: i64) -> Result<Option<Cluster>> {
     let member = cluster_member::Entity::find_by_id(story_id)

@@ -56,6 +56,11 @@ on_both_backends! {
         assert_eq!(placement(c).relation.as_deref(), Some("similar"));
         assert_eq!(placement(e), clusters::Placement { cluster_id: second.id, representative_story_id: d, size: 2, relation: Some("similar".to_owned()) });
         assert!(clusters::placements(archive, &[]).await.unwrap().is_empty());
+        let members = clusters::members_of(archive, &[second.id, first.id, 999]).await.unwrap();
+        assert_eq!(members.len(), 2);
+        assert_eq!(members[&first.id], [a, b, c]);
+        assert_eq!(members[&second.id], [d, e]);
+        assert!(clusters::members_of(archive, &[]).await.unwrap().is_empty());
     }
 
     async fn many_clusters_at_once(archive: &Archive) {

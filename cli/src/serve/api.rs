@@ -27,7 +27,7 @@ const SELECTION: Known = Known {
 pub(super) const COUNTS: Known =
     Known { once: &["q", "by", "since", "until"], repeated: &["source", "collection"] };
 /// The parameters of `/api/top/...`.
-const TOP: Known =
+pub(super) const TOP: Known =
     Known { once: &["q", "by", "since", "until", "limit"], repeated: &["source", "collection"] };
 /// No parameters.
 pub(super) const NONE: Known = Known { once: &[], repeated: &[] };

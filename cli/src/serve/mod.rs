@@ -4,8 +4,13 @@
 //! Pages (HTML drawn on the server, no script, nothing fetched from elsewhere):
 //!
 //! - `/`: the search page: the query language, filters (source, collection, days, language),
-//!   results folded by story cluster (copies counted, listed in a `<details>`), the attention
-//!   chart (stories and clusters per period, SVG), and the top sources and words.
+//!   results folded by story cluster (copies counted, listed in a `<details>`), and three frames
+//!   the browser fills beside it: the attention chart and the top sources and words.
+//! - `/panels/chart`, `/panels/top/sources`, `/panels/top/words`: those frames, for the query and
+//!   filters of the page (the parameters of `/api/counts`, and `limit` for a top list): the chart
+//!   (stories and clusters per period, SVG) and the top lists, each a small page without
+//!   navigation. At most `--panel-lanes` (default 1) are worked on at once, so that under load
+//!   the results and the story pages do not wait behind them (`panels.rs`).
 //! - `/stories/{id}`: one story: text, metadata and provenance, the sentences removed as
 //!   repeated, every URL it was seen at, and its cluster's member stories (source, day, title,
 //!   relation) with the reason for each duplicate link in words.
@@ -38,7 +43,8 @@
 //!
 //! The layers, outermost first: request bodies over [`MAX_BODY`] bytes are refused (413); a
 //! request not answered within [`REQUEST_TIMEOUT`] gets a 503; at most [`MAX_IN_FLIGHT`]
-//! requests are worked on at once, the rest wait their turn (within the timeout). Connections
+//! requests are worked on at once, the rest wait their turn (within the timeout); panels wait
+//! for their own turns instead, and do not take those places. Connections
 //! must send their headers within [`HEADER_TIMEOUT`]. The server binds loopback unless told
 //! otherwise and never writes to the archive; SIGINT or SIGTERM stop it after the requests in
 //! flight.
@@ -46,6 +52,7 @@
 mod api;
 mod html;
 mod pages;
+mod panels;
 mod params;
 
 use std::net::SocketAddr;
@@ -88,16 +95,33 @@ const MAX_ETAGGED: usize = 64 * 1024 * 1024;
 /// The pause after a failed accept.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
-/// What every handler shares: the archive.
+/// What every handler shares: the archive, and the panels' turns.
 #[derive(Debug, Clone)]
 pub(super) struct App {
     archive: Arc<Archive>,
+    /// The panels' turns: at most `morgue serve --panel-lanes` are worked on at once.
+    panel_turns: Arc<tokio::sync::Semaphore>,
 }
 
-/// Serves the archive on `listen` until SIGINT or SIGTERM; prints the address it listens on.
+impl App {
+    fn new(archive: Arc<Archive>, panel_lanes: usize) -> App {
+        let lanes = panel_lanes.max(1);
+        App { archive, panel_turns: Arc::new(tokio::sync::Semaphore::new(lanes)) }
+    }
+
+    /// A panel's turn, held until dropped; waits while as many panels as there are lanes are
+    /// worked on. The semaphore is never closed, so a turn always comes.
+    async fn panel_turn(&self) -> Option<tokio::sync::SemaphorePermit<'_>> {
+        self.panel_turns.acquire().await.ok()
+    }
+}
+
+/// Serves the archive on `listen` until SIGINT or SIGTERM, `panel_lanes` panels at a time;
+/// prints the address it listens on.
 pub(crate) async fn run(
     archive: Archive,
     listen: SocketAddr,
+    panel_lanes: usize,
     out: &mut impl std::io::Write,
 ) -> Result<()> {
     let listener =
@@ -114,8 +138,7 @@ pub(crate) async fn run(
             StatusCode::SERVICE_UNAVAILABLE,
             REQUEST_TIMEOUT,
         ))
-        .layer(tower::limit::GlobalConcurrencyLimitLayer::new(MAX_IN_FLIGHT))
-        .service(router(App { archive: Arc::clone(&archive) }));
+        .service(router(App::new(Arc::clone(&archive), panel_lanes)));
     let signal = crate::signals::wait_for_signal();
     tokio::pin!(signal);
     // Tells every connection to finish its request in flight and close.
@@ -169,6 +192,12 @@ pub(crate) async fn run(
 /// The routes, with the read-only guard and conditional requests.
 fn router(app: App) -> Router {
     use axum::routing::get;
+    // Panels take turns of their own (`--panel-lanes`): one waiting for its turn must not hold
+    // one of the in-flight places the pages and the story pages need, so they stand outside.
+    let panels = Router::new()
+        .route(panels::CHART_PATH, get(panels::chart))
+        .route(panels::TOP_SOURCES_PATH, get(panels::top_sources))
+        .route(panels::TOP_WORDS_PATH, get(panels::top_words));
     Router::new()
         .route("/", get(pages::search))
         .route("/stories/{id}", get(pages::story))
@@ -184,6 +213,8 @@ fn router(app: App) -> Router {
         .route("/api/stats", get(api::stats))
         .route("/metrics", get(metrics))
         .fallback(not_found)
+        .layer(tower::limit::GlobalConcurrencyLimitLayer::new(MAX_IN_FLIGHT))
+        .merge(panels)
         .with_state(app)
         .layer(axum::middleware::from_fn(conditional))
         .layer(axum::middleware::from_fn(read_only))

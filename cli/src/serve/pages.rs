@@ -1,5 +1,5 @@
-//! The pages researchers read: search (results folded by cluster, the attention chart, top
-//! sources and words), one story (text, metadata and provenance, removed sentences, URLs, its
+//! The pages researchers read: search (results folded by cluster; the attention chart and the top
+//! sources and words in frames, `panels.rs`), one story (text, metadata and provenance, removed sentences, URLs, its
 //! cluster and why each link was made), and the sources with their collections.
 
 use std::collections::BTreeMap;
@@ -8,12 +8,12 @@ use std::fmt::Write as _;
 use axum::extract::State;
 use axum::http::Uri;
 use axum::response::Response;
-use engine::selection::TopKind;
 use store::Archive;
 use store::duplicates::Link;
 
 use super::api::{self, NONE, StoryView};
 use super::html::{escape, link_out, linkable, page};
+use super::panels;
 use super::params::{Known, Params};
 use super::{Answer, App, Problem, html_response, page_answer};
 
@@ -22,8 +22,6 @@ const SEARCH: Known = Known {
     once: &["since", "until", "language", "q", "one_per_cluster", "limit", "after", "by"],
     repeated: &["source", "collection"],
 };
-/// Top sources and words shown on the search page.
-const TOP_SHOWN: u64 = 10;
 /// Copies listed under a folded result (the count is always given).
 const COPIES_SHOWN: usize = 20;
 
@@ -116,25 +114,41 @@ async fn search_page(archive: &Archive, query: Option<&str>) -> Answer {
     );
 
     let (selection, found) = api::select(archive, &params, folded).await?;
-    // The copies of each folded cluster on the page, by cluster id.
+    // The copies of each folded cluster on the page, by cluster id: every cluster's members in
+    // one statement, the stories listed in another.
     let mut copies: BTreeMap<i64, (Vec<store::stories::Story>, usize)> = BTreeMap::new();
     if folded {
-        for selected in &found.stories {
-            let Some(placement) = selected.placement.as_ref().filter(|p| p.size > 1) else {
-                continue;
-            };
-            let cluster = store::clusters::get(archive, placement.cluster_id)
+        let shown: Vec<(i64, i64)> = found
+            .stories
+            .iter()
+            .filter_map(|s| {
+                s.placement.as_ref().filter(|p| p.size > 1).map(|p| (p.cluster_id, s.story.id))
+            })
+            .collect();
+        let cluster_ids: Vec<i64> = shown.iter().map(|(cluster, _)| *cluster).collect();
+        let members =
+            store::clusters::members_of(archive, &cluster_ids).await.map_err(Problem::store)?;
+        // Per cluster: the copies listed, and how many there are.
+        let mut listed: Vec<(i64, Vec<i64>, usize)> = Vec::new();
+        for (cluster, shown_story) in shown {
+            let ids: Vec<i64> = members
+                .get(&cluster)
+                .map(|m| m.iter().copied().filter(|id| *id != shown_story).collect())
+                .unwrap_or_default();
+            let total = ids.len();
+            listed.push((cluster, ids.into_iter().take(COPIES_SHOWN).collect(), total));
+        }
+        let wanted: Vec<i64> = listed.iter().flat_map(|(_, ids, _)| ids.iter().copied()).collect();
+        let mut stories: BTreeMap<i64, store::stories::Story> =
+            store::stories::get_many(archive, &wanted)
                 .await
-                .map_err(Problem::store)?;
-            let ids: Vec<i64> = cluster
-                .members
-                .iter()
-                .map(|m| m.story_id)
-                .filter(|id| *id != selected.story.id)
+                .map_err(Problem::store)?
+                .into_iter()
+                .map(|story| (story.id, story))
                 .collect();
-            let shown = &ids[..ids.len().min(COPIES_SHOWN)];
-            let stories = store::stories::get_many(archive, shown).await.map_err(Problem::store)?;
-            copies.insert(placement.cluster_id, (stories, ids.len()));
+        for (cluster, ids, total) in listed {
+            let members = ids.iter().filter_map(|id| stories.remove(id)).collect();
+            copies.insert(cluster, (members, total));
         }
     }
     body.push_str(r#"<h2>Stories</h2>"#);
@@ -216,39 +230,33 @@ async fn search_page(archive: &Archive, query: Option<&str>) -> Answer {
         );
     }
 
-    // The attention chart and the top lists, for the same query and filters.
-    let request = api::counts_request(&params)?;
-    let rows = engine::selection::counts(archive, &request).await.map_err(Problem::engine)?;
-    let title = params.one("q").unwrap_or("every story");
+    // The attention chart and the top lists, for the same query and filters: panels the
+    // browser fetches beside the page, so the results do not wait for them.
+    let panel_query = params.keeping(panels::CHART);
     let _ = writeln!(
         body,
         r#"<h2>Attention over time</h2>
 <p class="help">Stories per {by} (blue, every copy) and story clusters (orange, copies folded). As data: <a href="/api/counts?{query}">JSON</a>.</p>
-<div id="chart">{svg}</div>"#,
-        query = escape(&params.keeping(api::COUNTS)),
-        svg = crate::chart::svg(title, &rows),
+{frame}"#,
+        query = escape(&panel_query),
+        frame = panels::frame(
+            "chart-panel",
+            "attention over time",
+            panels::CHART_PATH,
+            &panel_query,
+            panels::CHART_HEIGHT
+        ),
     );
     body.push_str(r#"<div class="columns">"#);
-    for (kind, heading, id) in [
-        (TopKind::Sources, "Top sources", "top-sources"),
-        (TopKind::Words, "Top words", "top-words"),
+    for (heading, id, path) in [
+        ("Top sources", "top-sources-panel", panels::TOP_SOURCES_PATH),
+        ("Top words", "top-words-panel", panels::TOP_WORDS_PATH),
     ] {
-        let entries = api::top_list(archive, &request, kind, TOP_SHOWN).await?;
         let _ = write!(
             body,
-            r#"<div><h2>{heading}</h2><table id="{id}"><tr><th>{what}</th><th class="n">stories</th><th class="n">clusters</th></tr>"#,
-            what = if kind == TopKind::Sources { "source" } else { "word" },
+            "<div><h2>{heading}</h2>{}</div>",
+            panels::frame(id, heading, path, &panel_query, panels::TOP_HEIGHT)
         );
-        for entry in entries {
-            let _ = write!(
-                body,
-                r#"<tr><td>{}</td><td class="n">{}</td><td class="n">{}</td></tr>"#,
-                escape(&entry.name),
-                entry.stories,
-                entry.clusters
-            );
-        }
-        body.push_str("</table></div>");
     }
     body.push_str("</div>\n");
     Ok(html_response(page("search", &body)))
