@@ -33,13 +33,12 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use dedup::tagger::conllu::{self, Line};
-use dedup::tagger::{Tagger, Upos, is_content};
+#[path = "common/placed.rs"]
+mod placed;
 
-struct Sentence {
-    text: String,
-    words: Vec<(Range<usize>, Upos)>,
-}
+use placed::{Sentence, read};
+
+use dedup::tagger::{Tagger, Upos, is_content};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -85,63 +84,6 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
-}
-
-/// The sentences of a CoNLL-U file whose gold words can be placed in their text.
-fn read(path: &Path) -> Result<Vec<Sentence>, String> {
-    let data = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let mut out = Vec::new();
-    let mut text = String::new();
-    let mut forms: Vec<(String, Upos)> = Vec::new();
-    let mut skipped = 0;
-    for line in data.lines().chain(std::iter::once("")) {
-        match conllu::parse_line(line).map_err(|e| e.to_string())? {
-            Line::Comment(comment) => {
-                if let Some(t) = comment.strip_prefix(" text = ") {
-                    t.clone_into(&mut text);
-                }
-            }
-            Line::Word(fields) => {
-                let tag = fields.upos().parse().map_err(|e| format!("{e:?}"))?;
-                forms.push((fields.form().to_owned(), tag));
-            }
-            Line::Blank => {
-                if !forms.is_empty() {
-                    match place(&text, &forms) {
-                        Some(words) => out.push(Sentence { text: text.clone(), words }),
-                        None => skipped += 1,
-                    }
-                }
-                forms.clear();
-                text.clear();
-            }
-            Line::Range { .. } | Line::Empty(_) => {}
-        }
-    }
-    if skipped > 0 {
-        eprintln!(
-            "{}: {skipped} sentences whose words are not their text, left out",
-            path.display()
-        );
-    }
-    Ok(out)
-}
-
-/// The byte ranges of `forms` in `text`, in order, white space between them skipped.
-fn place(text: &str, forms: &[(String, Upos)]) -> Option<Vec<(Range<usize>, Upos)>> {
-    let mut at = 0;
-    let mut out = Vec::with_capacity(forms.len());
-    for (form, tag) in forms {
-        let rest = &text[at..];
-        let skipped = rest.len() - rest.trim_start().len();
-        at += skipped;
-        if !text[at..].starts_with(form.as_str()) {
-            return None;
-        }
-        out.push((at..at + form.len(), *tag));
-        at += form.len();
-    }
-    Some(out)
 }
 
 /// The Korean dev files, whose eojeol table `--learn-korean` learns.

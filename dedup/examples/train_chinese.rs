@@ -22,22 +22,20 @@
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+#[path = "common/placed.rs"]
+mod placed;
+
+use placed::{Sentence, read};
+
 use dedup::tagger::chinese::{self, Splits, Word};
-use dedup::tagger::conllu::{self, Line};
 use dedup::tagger::train::{self, TaggedSentence, TrainConfig};
 use dedup::tagger::{Model, Upos, is_content};
 
 const FOLDER: &str = "UD_Chinese-GSDSimp";
-
-/// A sentence: its raw text and its gold words as byte ranges of it.
-struct Sentence {
-    text: String,
-    words: Vec<(Range<usize>, Upos)>,
-}
 
 struct Options {
     ud: PathBuf,
@@ -479,52 +477,4 @@ fn evaluate(sentences: &[Sentence], splits: &Splits, model: Option<&Model>) -> S
         eprintln!("by tag (gold→tagged): {}", shown.join(", "));
     }
     score
-}
-
-/// The sentences of a CoNLL-U file whose gold words can be placed in their `# text`.
-fn read(path: &Path) -> Result<Vec<Sentence>, String> {
-    let data = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let mut out = Vec::new();
-    let mut text = String::new();
-    let mut forms: Vec<(String, Upos)> = Vec::new();
-    for line in data.lines().chain(std::iter::once("")) {
-        match conllu::parse_line(line).map_err(|e| e.to_string())? {
-            Line::Comment(comment) => {
-                if let Some(t) = comment.strip_prefix(" text = ") {
-                    t.clone_into(&mut text);
-                }
-            }
-            Line::Word(fields) => {
-                let tag = fields.upos().parse().map_err(|e| format!("{e:?}"))?;
-                forms.push((fields.form().to_owned(), tag));
-            }
-            Line::Blank => {
-                if !forms.is_empty()
-                    && let Some(words) = place(&text, &forms)
-                {
-                    out.push(Sentence { text: text.clone(), words });
-                }
-                forms.clear();
-                text.clear();
-            }
-            Line::Range { .. } | Line::Empty(_) => {}
-        }
-    }
-    Ok(out)
-}
-
-/// The byte ranges of `forms` in `text`, in order, white space between them skipped.
-fn place(text: &str, forms: &[(String, Upos)]) -> Option<Vec<(Range<usize>, Upos)>> {
-    let mut at = 0;
-    let mut out = Vec::with_capacity(forms.len());
-    for (form, tag) in forms {
-        let rest = &text[at..];
-        at += rest.len() - rest.trim_start().len();
-        if !text[at..].starts_with(form.as_str()) {
-            return None;
-        }
-        out.push((at..at + form.len(), *tag));
-        at += form.len();
-    }
-    Some(out)
 }
