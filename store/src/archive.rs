@@ -382,15 +382,6 @@ fn sqlite_options(path: &str, mode: OpenMode) -> ConnectOptions {
     options
 }
 
-/// Each PostgreSQL session plans every statement for its own values
-/// (`plan_cache_mode = force_custom_plan`). The driver prepares statements, and after five runs
-/// PostgreSQL may keep a generic plan, made without the values: for a word query it cannot know
-/// how common the word is, guesses a rare one, and walks the primary key testing each story's
-/// `tsvector` (a TOAST read each) instead of asking the GIN index. Measured with
-/// `morgue bench archive` (docs/research.md): a phrase query's p95 went from 814 to 62 ms at
-/// 100,000 stories. Planning each time costs well under a millisecond for these statements.
-const POSTGRES_SESSION: [(&str, &str); 1] = [("plan_cache_mode", "force_custom_plan")];
-
 fn postgres_options(url: &str) -> ConnectOptions {
     let mut options = ConnectOptions::new(url.to_owned());
     options
@@ -398,8 +389,7 @@ fn postgres_options(url: &str) -> ConnectOptions {
         .min_connections(1)
         .connect_timeout(Duration::from_secs(10))
         .acquire_timeout(Duration::from_secs(10))
-        .sqlx_logging(false)
-        .map_sqlx_postgres_opts(|opts| opts.options(POSTGRES_SESSION));
+        .sqlx_logging(false);
     options
 }
 

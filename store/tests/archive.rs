@@ -83,12 +83,3 @@ async fn malformed_urls_are_refused_before_connecting() {
         assert!(!err.to_string().contains("hunter2"), "{err}");
     }
 }
-
-#[tokio::test]
-async fn postgres_sessions_plan_each_statement_for_its_values() {
-    let Some(test) = store::testing::postgres().await else { return };
-    // A generic plan, made without a query's words, walks the primary key testing each story's
-    // tsvector; the archive's sessions never keep one.
-    let sql = "SELECT (current_setting('plan_cache_mode') = 'force_custom_plan')::int::bigint";
-    assert_eq!(store::testing::integer(&test.archive, sql).await, 1);
-}
