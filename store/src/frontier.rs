@@ -456,6 +456,18 @@ pub async fn lease_owners(archive: &Archive) -> Result<Vec<String>> {
     Ok(owners.into_iter().flatten().collect())
 }
 
+/// The entries `owner` holds leased now (a killed worker's: those it may have been fetching).
+pub async fn leased_by(archive: &Archive, owner: &str) -> Result<Vec<Entry>> {
+    let rows = frontier::Entity::find()
+        .filter(frontier::Column::State.eq(State::Leased.as_str()))
+        .filter(frontier::Column::LeaseOwner.eq(owner))
+        .order_by_asc(frontier::Column::Id)
+        .all(&archive.db)
+        .await
+        .doing("listing a worker's leases")?;
+    rows.into_iter().map(Entry::try_from).collect()
+}
+
 /// How many entries each worker holds leased now, by worker.
 pub async fn lease_counts(archive: &Archive) -> Result<Vec<(String, i64)>> {
     let rows: Vec<(Option<String>, i64)> = frontier::Entity::find()

@@ -132,6 +132,9 @@ on_both_backends! {
         let leased = frontier::lease_due(archive, crate::at(3, 1), 10, "host:1", Duration::hours(1)).await.unwrap();
         assert_eq!(leased.len(), 1);
         assert_eq!(frontier::lease_owners(archive).await.unwrap(), vec!["host:1".to_owned()]);
+        let held = frontier::leased_by(archive, "host:1").await.unwrap();
+        assert_eq!(held.iter().map(|entry| entry.id).collect::<Vec<_>>(), vec![leased[0].id]);
+        assert!(frontier::leased_by(archive, "someone-else").await.unwrap().is_empty());
         assert_eq!(frontier::next_due(archive).await.unwrap(), Some(crate::at(3, 2)), "the lease expiry");
 
         assert_eq!(frontier::release(archive, "someone-else", crate::at(3, 5)).await.unwrap(), 0);
