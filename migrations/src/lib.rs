@@ -31,6 +31,7 @@ mod m0012_phrase_pairs;
 mod m0013_fetch_lossy_urls;
 mod m0014_story_days;
 mod m0015_folded_totals;
+mod m0016_story_words;
 
 /// The archive's migrations, in the order they apply.
 #[derive(Debug)]
@@ -54,6 +55,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0013_fetch_lossy_urls::Migration),
             Box::new(m0014_story_days::Migration),
             Box::new(m0015_folded_totals::Migration),
+            Box::new(m0016_story_words::Migration),
         ]
     }
 }

@@ -11,14 +11,20 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use sea_orm::sea_query::{Expr, Order};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+use sea_orm::sea_query::{Alias, Expr, Order};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseBackend, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect,
+};
 
 use crate::Archive;
 use crate::entity::story;
 use crate::error::{Context as _, Result};
 use crate::search;
 use crate::stories::{Filter, Story};
+
+/// Each story's words by its id (SQLite; migration `m0016_story_words`).
+const WORDS: &str = "story_words";
 
 /// The most stories [`words`] reads.
 pub const WORD_SAMPLE: u64 = 5_000;
@@ -90,13 +96,25 @@ pub async fn words_of(
     let filter = Filter { one_per_cluster: false, ..filter.clone() };
     // Each sampled story: the key its cluster is counted by, and its words.
     let mut sample: Vec<(i64, String)> = Vec::new();
-    if let Some(statement) = crate::counts::selected(archive, &filter, false).await? {
-        let backend = archive.db.get_database_backend();
+    let backend = archive.db.get_database_backend();
+    let sqlite = backend == DatabaseBackend::Sqlite;
+    if let Some(statement) = crate::counts::selected(archive, &filter, sqlite).await? {
         let mut select = statement.select;
         select
             .column((story::Entity, story::Column::Id))
-            .column((story::Entity, story::Column::ClusterRepresentative))
-            .column((story::Entity, story::Column::SearchWords));
+            .column((story::Entity, story::Column::ClusterRepresentative));
+        if sqlite {
+            // The narrow `story_facts` and `story_words` (migrations `m0015_folded_totals`,
+            // `m0016_story_words`), not the stories' wide rows, whose words SQLite reaches only
+            // through the text's overflow pages.
+            select.left_join(
+                Alias::new(WORDS),
+                Expr::cust(format!(r#"{WORDS}.id = "stories"."id""#)),
+            );
+            select.expr(Expr::cust(format!("{WORDS}.words")));
+        } else {
+            select.column((story::Entity, story::Column::SearchWords));
+        }
         if let Ok(limit) = i64::try_from(sample_size) {
             select.limit(limit.unsigned_abs());
         }

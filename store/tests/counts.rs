@@ -123,8 +123,24 @@ mod top {
             assert_eq!(top::words(archive, &longer, 1).await.unwrap(), [top("city".to_owned(), 3, 1)]);
             // Stories whose words are not written yet are folded from their text: the same list.
             archive.execute_unprepared("UPDATE stories SET search_words = NULL").await.unwrap();
+            super::words_follow_the_stories(archive).await;
             assert_eq!(top::words(archive, &flood, 3).await.unwrap(), words);
             assert_eq!(top::words(archive, &longer, 1).await.unwrap(), [top("city".to_owned(), 3, 1)]);
+            // Written again (as `Archive::migrate` writes missing words), they are kept again.
+            archive.migrate().await.unwrap();
+            super::words_follow_the_stories(archive).await;
+            assert_eq!(top::words(archive, &flood, 3).await.unwrap(), words);
+        }
+
+        async fn top_words_of_stories_stored_before_their_words_were_kept(archive: &Archive) {
+            // The schema before `m0016_story_words`, with stories stored in it.
+            store::testing::undo_migrations(archive, 1).await;
+            craft(archive).await;
+            archive.migrate().await.unwrap();
+            super::words_follow_the_stories(archive).await;
+            let flood = crate::query::filter(archive, "flood").await;
+            let words = [top("flood".to_owned(), 6, 4), top("city".to_owned(), 3, 1), top("issued".to_owned(), 1, 1)];
+            assert_eq!(top::words(archive, &flood, 3).await.unwrap(), words);
         }
     }
 }
@@ -148,6 +164,7 @@ async fn totals_follow_the_stories(archive: &Archive, filter: &Filter) -> Vec<Pe
         let facts = store::testing::integer(archive, "SELECT COUNT(*) FROM story_facts").await;
         let stories = store::testing::integer(archive, "SELECT COUNT(*) FROM stories").await;
         assert_eq!((differ, facts), (0, stories), "story_facts against stories");
+        words_follow_the_stories(archive).await;
     }
     let cut = Filter { from_day: Some(day(11, 3)), to_day: Some(day(12, 2)), ..filter.clone() };
     let within = Filter { from_day: Some(day(11, 3)), to_day: Some(day(11, 6)), ..filter.clone() };
@@ -163,6 +180,27 @@ async fn totals_follow_the_stories(archive: &Archive, filter: &Filter) -> Vec<Pe
         }
     }
     counts(archive, filter, Period::Day).await.unwrap()
+}
+
+/// On SQLite, each story's words kept by its id (`story_words`, which top words read) are its own
+/// `search_words`, and a story without words has no row.
+async fn words_follow_the_stories(archive: &Archive) {
+    if archive.backend() != store::Backend::Sqlite {
+        return;
+    }
+    let differ = store::testing::integer(
+        archive,
+        "SELECT COUNT(*) FROM stories s LEFT JOIN story_words w ON w.id = s.id \
+         WHERE w.words IS NOT s.search_words",
+    )
+    .await;
+    let kept = store::testing::integer(archive, "SELECT COUNT(*) FROM story_words").await;
+    let with_words = store::testing::integer(
+        archive,
+        "SELECT COUNT(*) FROM stories WHERE search_words IS NOT NULL",
+    )
+    .await;
+    assert_eq!((differ, kept), (0, with_words), "story_words against stories");
 }
 
 /// Moves a story to another day, by SQL (as a re-extraction would).
@@ -263,9 +301,9 @@ mod totals {
         }
 
         async fn migrating_fills_the_totals_of_stories_stored_before(archive: &Archive) {
-            // The schema before `m0014_story_days` (and `m0015_folded_totals`), with stories and
+            // The schema before `m0014_story_days` (and the later ones), with stories and
             // a cluster stored in it.
-            store::testing::undo_migrations(archive, 2).await;
+            store::testing::undo_migrations(archive, 3).await;
             craft(archive).await;
             archive.migrate().await.unwrap();
             assert_eq!(
@@ -285,8 +323,9 @@ mod totals {
         }
 
         async fn migrating_fills_the_folded_totals_of_stories_stored_before(archive: &Archive) {
-            // The schema before `m0015_folded_totals`, with stories and a cluster stored in it.
-            store::testing::undo_migrations(archive, 1).await;
+            // The schema before `m0015_folded_totals` (and `m0016_story_words`), with stories and
+            // a cluster stored in it.
+            store::testing::undo_migrations(archive, 2).await;
             craft(archive).await;
             archive.migrate().await.unwrap();
             let everything = Filter::default();
