@@ -336,7 +336,8 @@ fn learn_table(sentences: &[&Analysed]) -> (String, usize) {
         text,
         "# Korean eojeol tags: KEY<TAB>UPOS, learned by `train_korean` from the dev\n\
          # files of UD_Korean-Kaist and UD_Korean-GSD (CC BY-SA 4.0) over mecab-ko-dic's analyses:\n\
-         # {aligned} of {words} gold words found by the analyser. Levels: see\n\
+         # {aligned} of {words} gold words found as eojeols by the analyser (the others are\n\
+         # mostly punctuation). Levels: see\n\
          # dedup/src/tagger/segment/ko.rs."
     );
     for (level, entries) in kept.iter().enumerate() {

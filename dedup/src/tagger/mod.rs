@@ -227,7 +227,7 @@ impl Tagger {
 
 /// The words of Korean text (sentence by sentence) as byte ranges of
 /// `text`, each with its morphemes' key (`NNG+JKB/에`; `None` for punctuation): what
-/// `segment_eval --learn-korean` learns the eojeol table from. Not for other uses.
+/// `segment_eval` shows confusions with. Not for other uses.
 #[cfg(feature = "ko")]
 #[doc(hidden)]
 pub fn korean_words(text: &str) -> Vec<(std::ops::Range<usize>, Option<String>)> {
