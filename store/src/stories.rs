@@ -855,24 +855,17 @@ pub async fn drop_bulk_indexes(archive: &Archive) -> Result<Vec<String>> {
     Ok(definitions)
 }
 
-/// Creates again the indexes [`drop_bulk_indexes`] dropped, each in a transaction of its own
-/// with [`BULK_INDEX_MEMORY`] to build in (PostgreSQL's default `maintenance_work_mem`, 64 MB,
-/// has a GIN build over a million stories spill and merge its posting lists for half an hour).
+/// Creates again the indexes [`drop_bulk_indexes`] dropped.
 pub async fn restore_indexes(archive: &Archive, definitions: &[String]) -> Result<()> {
     for definition in definitions {
-        let txn = archive.begin_write().await?;
-        txn.execute_unprepared(&format!("SET LOCAL maintenance_work_mem = '{BULK_INDEX_MEMORY}'"))
+        archive
+            .db
+            .execute_unprepared(definition)
             .await
             .doing("restoring an index after a bulk load")?;
-        txn.execute_unprepared(definition).await.doing("restoring an index after a bulk load")?;
-        txn.commit().await.doing("restoring an index after a bulk load")?;
     }
     Ok(())
 }
-
-/// The memory PostgreSQL may use to build one index after a bulk load (`maintenance_work_mem`,
-/// for that transaction only).
-pub const BULK_INDEX_MEMORY: &str = "1GB";
 
 /// How many stories were stored at `since` or later.
 pub async fn count_created_since(archive: &Archive, since: DateTime<Utc>) -> Result<u64> {
