@@ -301,6 +301,7 @@ fn without_facts_or_passages() -> Thresholds {
         update_name_agreement: 0.0,
         similar_name_differ: u16::MAX,
         similar_number_differ: u16::MAX,
+        replaced_names: u16::MAX,
         ..Thresholds::default()
     }
 }
@@ -931,6 +932,15 @@ fn show_pair(docs: &[Doc], sigs: &[Signature], a: &str, b: &str) {
         evalset::truth(&docs[i], &docs[j])
     );
     println!("    verdict {:?}", Thresholds::default().verdict(&s));
+    let alone = Deduper::new(Config { threads: 1, ..Config::default() })
+        .expect("model")
+        .run_signatures(&[sigs[i].clone(), sigs[j].clone()]);
+    for l in &alone.links {
+        println!("    link: {}", l.explanation);
+    }
+    for r in &alone.rejected {
+        println!("    not linked: {}", r.explanation);
+    }
     println!("    {s:?}");
     print_facts(docs, sigs, [i, j]);
     if std::env::var_os("SHOW_TEXT").is_some() {
