@@ -432,9 +432,7 @@ fn slots<'p>(
         let found = own
             .iter()
             .filter(|&&(q, _)| q > b0 + reach && q < b1)
-            .find(|&&(q, j)| {
-                q - b0 == offset && other_name(label, y.label(j))
-            })
+            .find(|&&(q, j)| q - b0 == offset && other_name(label, y.label(j)))
             .map(|&(_, j)| j);
         Some((i, found))
     })
