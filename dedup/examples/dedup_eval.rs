@@ -44,6 +44,8 @@ fn main() {
     let mut conflict_list = false;
     let mut tune_report = false;
     let mut pair: Option<(String, String)> = None;
+    let mut dump_tune: Option<String> = None;
+    let mut mix = Mix::eval();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--lsh-grid" => lsh_grid = true,
@@ -52,6 +54,8 @@ fn main() {
             "--tune-report" => tune_report = true,
             "--pair" => pair = args.next().zip(args.next()),
             "--show" => show = args.next(),
+            "--dump-tune" => dump_tune = args.next(),
+            "--old-templates" => mix.template_ledes_differ = false,
             "--seed" => seed = args.next().and_then(|s| s.parse().ok()).expect("--seed N"),
             other => dir = PathBuf::from(other),
         }
@@ -61,9 +65,9 @@ fn main() {
         bases.iter().partition(|b| dedup::text::hash_bytes(b.file_id.as_bytes()).is_multiple_of(2));
     let mut rng = Rng::new(seed);
     let tune_stories = evalset::stories(&tune_bases, &mut rng);
-    let tune = evalset::generate(&tune_stories, &Mix::eval(), &mut rng, "tune-");
+    let tune = evalset::generate(&tune_stories, &mix, &mut rng, "tune-");
     let test_stories = evalset::stories(&test_bases, &mut rng);
-    let test = evalset::generate(&test_stories, &Mix::eval(), &mut rng, "test-");
+    let test = evalset::generate(&test_stories, &mix, &mut rng, "test-");
     describe("tune", &tune);
     describe("test", &test);
 
@@ -179,6 +183,10 @@ fn main() {
             .collect::<Vec<_>>()
     };
     let tune_pairs = candidates(&tune_sigs);
+    if let Some(path) = dump_tune {
+        dump_pairs(&path, &tune, &tune_pairs);
+        return;
+    }
     report_candidate_recall("tune", &tune, &tune_pairs);
     fact_histograms(&tune, &tune_sigs, &tune_pairs);
 
@@ -293,6 +301,7 @@ fn without_facts_or_passages() -> Thresholds {
         update_name_agreement: 0.0,
         similar_name_differ: u16::MAX,
         similar_number_differ: u16::MAX,
+        replaced_names: u16::MAX,
         ..Thresholds::default()
     }
 }
@@ -923,6 +932,15 @@ fn show_pair(docs: &[Doc], sigs: &[Signature], a: &str, b: &str) {
         evalset::truth(&docs[i], &docs[j])
     );
     println!("    verdict {:?}", Thresholds::default().verdict(&s));
+    let alone = Deduper::new(Config { threads: 1, ..Config::default() })
+        .expect("model")
+        .run_signatures(&[sigs[i].clone(), sigs[j].clone()]);
+    for l in &alone.links {
+        println!("    link: {}", l.explanation);
+    }
+    for r in &alone.rejected {
+        println!("    not linked: {}", r.explanation);
+    }
     println!("    {s:?}");
     print_facts(docs, sigs, [i, j]);
     if std::env::var_os("SHOW_TEXT").is_some() {
@@ -1059,4 +1077,31 @@ fn fact_histograms(docs: &[Doc], sigs: &[Signature], pairs: &[(usize, usize, Sco
         }
         println!("  {kind:<24} {:>5}: {nd:?} | {ns:?} | {md:?} | {kd:?} | {ks:?}", scores.len());
     }
+}
+
+/// Every tune candidate pair whose wording matches a shipped rule, one tab-separated line each:
+/// the two ids and kinds, the kind of pair, the truth, the shipped verdict, then every score by
+/// name (`Scores::fields`), for reading a rule's effect on the pairs before building it.
+fn dump_pairs(path: &str, docs: &[Doc], pairs: &[(usize, usize, Scores)]) {
+    let t = Thresholds::default();
+    let mut out = String::new();
+    for (a, b, s) in pairs {
+        let Some(method) = t.wording(s) else { continue };
+        let (x, y) = (&docs[*a], &docs[*b]);
+        let fields: Vec<String> =
+            s.fields().into_iter().map(|(name, value)| format!("{name}={value}")).collect();
+        out.push_str(&format!(
+            "{}\t{}\t{}\t{}\t{}\t{:?}\t{}\t{:?}\t{}\n",
+            x.id,
+            y.id,
+            x.kind.name(),
+            y.kind.name(),
+            pair_kind(x, y),
+            evalset::truth(x, y),
+            method.as_str(),
+            t.verdict(s),
+            fields.join(" ")
+        ));
+    }
+    std::fs::write(path, out).expect("dump");
 }

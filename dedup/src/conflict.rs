@@ -86,8 +86,18 @@ fn partner_own(hub: &Signature, partner: &Signature) -> u16 {
 /// first version and the update with every figure of the copy's span changed), not twins.
 fn twins(a: &Signature, b: &Signature, thresholds: &Thresholds) -> bool {
     let Some(scores) = verify::score(a, b, thresholds) else { return false };
-    match thresholds.verdict(&scores) {
-        Verdict::Veto(method, veto) if method.relation() == Relation::Duplicate => match veto {
+    let Some(method) = thresholds.wording(&scores) else { return false };
+    if method.relation() != Relation::Duplicate {
+        return false;
+    }
+    // Names replaced in place: the same sentences about other people, twins whatever else.
+    if thresholds.names_replaced(&scores.name_slots) {
+        return true;
+    }
+    // The other facts, as they judge the pair without the names replaced in place.
+    let others = Thresholds { replaced_names: u16::MAX, ..*thresholds };
+    match others.verdict(&scores) {
+        Verdict::Veto(_, veto) => match veto {
             Veto::Numbers => {
                 scores.names.changed() && scores.names.share() < thresholds.update_name_agreement
             }
@@ -95,7 +105,7 @@ fn twins(a: &Signature, b: &Signature, thresholds: &Thresholds) -> bool {
                 scores.names.fewer() >= thresholds.name_min
                     || thresholds.actors_differ(&scores.key_names)
             }
-            Veto::DocNames | Veto::DocNumbers | Veto::Conflict => false,
+            Veto::Replaced | Veto::DocNames | Veto::DocNumbers | Veto::Conflict => false,
         },
         _ => false,
     }

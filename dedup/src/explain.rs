@@ -175,6 +175,17 @@ pub(crate) fn veto(method: Method, veto: Veto, s: &Scores, a: &Signature, b: &Si
             differ(a, b, true, " vs "),
             shared_count(&s.numbers)
         ),
+        Veto::Replaced => {
+            let pairs = facts::replacements(&a.facts, &a.passages, &b.facts, &b.passages, LISTED);
+            let (mine, theirs): (Vec<&str>, Vec<&str>) = pairs.into_iter().unzip();
+            format!(
+                "same sentences ({how}), names replaced in place: {} vs {} ({} of {} names replaced)",
+                mine.join(", "),
+                theirs.join(", "),
+                s.name_slots.first_found.min(s.name_slots.second_found),
+                s.names.first.max(s.names.second)
+            )
+        }
         // Told by `conflict` with the rival link; this is the fallback without it.
         Veto::Conflict => {
             format!("{}; dropped: conflicts with another link", link(method, s, a, b))

@@ -311,6 +311,145 @@ pub(crate) fn misplaced<'f>(a: &'f Facts, span: Span, b: &Facts, most: usize) ->
     out
 }
 
+/// Widest stretch of unshared words, in either text, around a name that
+/// [`replaced_names`] reads as a slot of shared sentences: a name replaced by another breaks
+/// the word sequences around it (a few words, plus the winnowing window), a paragraph inserted or
+/// rewritten leaves a wider gap.
+pub const SLOT_GAP: u16 = 16;
+
+/// Names replaced in place: on each side, the names the text states (first occurrence) inside a
+/// narrow gap between two runs of words it shares with the other text (`passages`: each text's
+/// winnowed fingerprints with their word positions; at most [`SLOT_GAP`] words from one run to
+/// the next on both sides), that the other text lacks, and of those, how many stand where the
+/// other text, in its gap between the same two runs and as many words after the first run, states
+/// a name of its own that the first lacks and that has no word in common with it (each name of
+/// the other text counted once): the same sentence with
+/// another name in it, as a story written on a template is, and as neither a copy (whose names
+/// are the story's) nor an update (which keeps its actors, and adds its news in paragraphs of its
+/// own, not in the story's sentences) is. A byline, a promo or a paragraph inserted stands in a
+/// gap too wide, or where the other text has no name.
+pub fn replaced_names(a: &Facts, a_passages: &[Mark], b: &Facts, b_passages: &[Mark]) -> Agreement {
+    let pairs = aligned(a_passages, b_passages);
+    if pairs.len() < 2 {
+        return Agreement::default();
+    }
+    let count = |x: &Facts, y: &Facts, pairs: &[(u16, u16)]| {
+        let (mut n, mut partners) = (0u16, Vec::new());
+        for (_, other) in slots(x, y, pairs) {
+            n = n.saturating_add(1);
+            partners.extend(other);
+        }
+        // A name of the other text replaces one name: two names in its slots are one replaced.
+        partners.sort_unstable();
+        partners.dedup();
+        (n, partners.len().min(usize::from(u16::MAX)) as u16)
+    };
+    let (first, first_found) = count(a, b, &pairs);
+    let mut back: Vec<(u16, u16)> = pairs.iter().map(|&(x, y)| (y, x)).collect();
+    back.sort_unstable();
+    let (second, second_found) = count(b, a, &back);
+    Agreement { first, first_found, second, second_found }
+}
+
+/// The names of `a` replaced in place by names of `b` ([`replaced_names`]), as labels (`a`'s,
+/// `b`'s), in text order, at most `most`.
+pub(crate) fn replacements<'f>(
+    a: &'f Facts,
+    a_passages: &[Mark],
+    b: &'f Facts,
+    b_passages: &[Mark],
+    most: usize,
+) -> Vec<(&'f str, &'f str)> {
+    let pairs = aligned(a_passages, b_passages);
+    if pairs.len() < 2 {
+        return Vec::new();
+    }
+    let mut out: Vec<(&str, &str)> = Vec::new();
+    for (i, other) in slots(a, b, &pairs) {
+        if let Some(j) = other
+            && !out.iter().any(|&(_, theirs)| theirs == b.label(j))
+        {
+            out.push((a.label(i), b.label(j)));
+        }
+    }
+    out.truncate(most);
+    out
+}
+
+/// The word positions of the fingerprints two texts share, (first's, second's), sorted.
+fn aligned(a: &[Mark], b: &[Mark]) -> Vec<(u16, u16)> {
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::new();
+    while i < a.len() && j < b.len() {
+        match a[i].key.cmp(&b[j].key) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                out.push((a[i].position, b[j].position));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// `x`'s names that `y` lacks standing in a narrow gap between shared runs (`pairs`, sorted by
+/// `x`'s positions), in text order, each with the index of the name of `y` that stands in the
+/// same slot (one `x` lacks, no word in common), if any.
+fn slots<'p>(
+    x: &'p Facts,
+    y: &'p Facts,
+    pairs: &'p [(u16, u16)],
+) -> impl Iterator<Item = (usize, Option<usize>)> + 'p {
+    let reach = (crate::minhash::SHINGLE_WORDS - 1) as u16;
+    let mut other = Other::new(y, false);
+    let mut back = Other::new(x, false);
+    // `y`'s own names (not in the headline), by position.
+    let mut own: Vec<(u16, usize)> = (0..y.names.len())
+        .filter(|&j| y.names[j].position > 0 && !back.states(y, j))
+        .map(|j| (y.names[j].position, j))
+        .collect();
+    own.sort_unstable();
+    let mut missing: Vec<(u16, usize)> = (0..x.names.len())
+        .filter(|&i| x.names[i].position > 0 && !other.states(x, i))
+        .map(|i| (x.names[i].position, i))
+        .collect();
+    missing.sort_unstable();
+    missing.into_iter().filter_map(move |(p, i)| {
+        let k = pairs.partition_point(|&(pa, _)| pa < p);
+        if k == 0 || k == pairs.len() {
+            return None;
+        }
+        let ((a0, b0), (a1, b1)) = (pairs[k - 1], pairs[k]);
+        // The run before must end before the name, and both gaps be narrow and in order.
+        if a0 + reach >= p || a1 - a0 > SLOT_GAP || b1 <= b0 || b1 - b0 > SLOT_GAP {
+            return None;
+        }
+        let offset = p - a0;
+        let label = x.label(i);
+        let found = own
+            .iter()
+            .filter(|&&(q, _)| q > b0 + reach && q < b1)
+            .find(|&&(q, j)| q - b0 == offset && other_name(label, y.label(j)))
+            .map(|&(_, j)| j);
+        Some((i, found))
+    })
+}
+
+/// Whether two names standing in the same slot are two names, not one written two ways: no word
+/// in common, not within one edit of each other (a typo of a short name: `Tre`, `True`), and no
+/// digit in either (`PS3`, `AES-256`: a figure that changed, which the numbers judge).
+fn other_name(a: &str, b: &str) -> bool {
+    if a.chars().chain(b.chars()).any(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    let (a, b) = (fold(a), fold(b));
+    let words_b: Vec<&str> = b.split(' ').collect();
+    !a.split(' ').any(|w| words_b.contains(&w)) && !within_one_edit(&a, &b)
+}
+
 /// The other document of a comparison, asked whether it states a fact.
 struct Other<'f> {
     facts: &'f Facts,

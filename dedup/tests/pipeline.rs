@@ -194,16 +194,38 @@ fn conflict_docs() -> Vec<Document> {
     ]
 }
 
+/// The conflict rule alone: names replaced in place (which refuse the copy and the twin, whose
+/// names stand in the report's sentences) are off, so the names' shares decide each pair.
+fn without_slots(threads: usize, conflict_margin: Option<u16>) -> Deduper {
+    let thresholds = dedup::Thresholds {
+        replaced_names: u16::MAX,
+        conflict_margin,
+        ..dedup::Thresholds::default()
+    };
+    Deduper::new(Config { threads, thresholds, ..Config::default() }).expect("model")
+}
+
+#[test]
+fn names_replaced_in_place_refuse_the_conflict_fixtures_pairs() {
+    // With the rule of names replaced in place on (it is off by default), the copy and the twin (the report's sentences with two and four other
+    // names) are both refused against the report: no conflict is left to judge.
+    let on = dedup::Thresholds { replaced_names: 1, ..dedup::Thresholds::default() };
+    let outcome = Deduper::new(Config { threads: 2, thresholds: on, ..Config::default() })
+        .expect("model")
+        .run(&conflict_docs());
+    assert!(outcome.links.is_empty(), "{:#?}", outcome.links);
+    assert!(
+        outcome.rejected.iter().filter(|r| r.of == "hub").all(|r| r.veto == Veto::Replaced),
+        "{:#?}",
+        outcome.rejected
+    );
+}
+
 #[test]
 fn a_story_linked_to_two_template_twins_keeps_the_closer() {
     let docs = conflict_docs();
-    let d = deduper(2);
-    let off = Deduper::new(Config {
-        threads: 1,
-        thresholds: dedup::Thresholds { conflict_margin: None, ..dedup::Thresholds::default() },
-        ..Config::default()
-    })
-    .expect("model");
+    let d = without_slots(2, dedup::Thresholds::default().conflict_margin);
+    let off = without_slots(1, None);
     // Without the rule, each pair alone: the report is linked to both, the two are refused.
     let alone = off.run(&docs);
     let pairs = |links: &[dedup::Link]| -> Vec<(String, String)> {
@@ -242,13 +264,16 @@ fn a_story_linked_to_two_template_twins_keeps_the_closer() {
     // The same whatever the thread count and input order.
     let mut reversed = docs.clone();
     reversed.reverse();
-    assert_eq!(pairs(&deduper(1).run(&reversed).links), pairs(&outcome.links));
+    assert_eq!(
+        pairs(&without_slots(1, dedup::Thresholds::default().conflict_margin).run(&reversed).links),
+        pairs(&outcome.links)
+    );
 }
 
 #[test]
 fn a_conflict_across_batches_removes_the_stored_link() {
     let docs = conflict_docs();
-    let d = deduper(2);
+    let d = &without_slots(2, dedup::Thresholds::default().conflict_margin);
     let batch = d.run(&docs);
     let sigs = d.signatures(&docs);
     // The report and the twin first: linked.
@@ -347,4 +372,44 @@ proptest! {
         let s = dedup::scores(&sig, &sig);
         prop_assert!(s.cosine.is_finite() && s.containment.is_finite());
     }
+}
+
+const COUNCIL: &str = "The city council of Springfield approved a new budget on Monday after a long debate about schools, roads and the public library. Mayor Ann Lee said the plan would hire more teachers and repair the main bridge before winter, and councillor Peter Grant called it a fair compromise for the families of the town. Opponents led by Susan Walsh argued that the tax increase would hurt small businesses in the old town district, where she owns a bakery. The vote passed after midnight, and the new rates take effect in the spring, the clerk Daniel Moore told reporters outside the hall.";
+
+#[test]
+fn names_replaced_in_the_same_sentences_are_another_story() {
+    // The same sentences about two other people: another story on the template, though three of
+    // its five names agree (the names' share alone would link it).
+    let template = COUNCIL.replace("Ann Lee", "Maria Costa").replace("Peter Grant", "Tom Hayes");
+    let docs = vec![
+        doc("council", "Council approves budget", COUNCIL, Some(T0)),
+        doc("council-template", "Council approves budget", &template, Some(T0 + DAY)),
+        doc(
+            "council-copy",
+            "Springfield passes budget",
+            &format!("By Staff (Wire)\n\n{COUNCIL}\n\nCopyright The Daily. All rights reserved."),
+            Some(T0 + 3_600),
+        ),
+    ];
+    let on = dedup::Thresholds { replaced_names: 1, ..dedup::Thresholds::default() };
+    let outcome = Deduper::new(Config { threads: 1, thresholds: on, ..Config::default() })
+        .expect("model")
+        .run(&docs);
+    let linked = |a: &str, b: &str| {
+        outcome.links.iter().any(|l| (l.doc == a && l.of == b) || (l.doc == b && l.of == a))
+    };
+    assert!(linked("council-copy", "council"), "{:?}", outcome.links);
+    assert!(!linked("council-template", "council"), "{:?}", outcome.links);
+    let refused = outcome
+        .rejected
+        .iter()
+        .find(|r| r.doc == "council-template" && r.of == "council")
+        .expect("refused");
+    assert_eq!(refused.veto, Veto::Replaced, "{}", refused.explanation);
+    assert!(
+        refused.explanation.contains("names replaced in place: ")
+            && refused.explanation.contains("Tom Hayes"),
+        "{}",
+        refused.explanation
+    );
 }

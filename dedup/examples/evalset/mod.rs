@@ -214,6 +214,13 @@ pub struct Mix {
     pub with_updates: f64,
     /// Share of long stories (at least 300 words in five paragraphs) that get a brief.
     pub with_briefs: f64,
+    /// Whether a template story must state facts of its own in its lede (the paragraphs up to
+    /// the first of at least 15 words, what a one-paragraph brief repeats): a story written on a
+    /// template names its own teams, index or place in its first sentences, and a variant whose
+    /// lede is the original's word for word, every replaced name and number further down, is
+    /// left out (its draws are made all the same, so the rest of the set does not change).
+    /// Off, the set as it was before this check (for the figures before and after it).
+    pub template_ledes_differ: bool,
 }
 
 impl Mix {
@@ -229,6 +236,7 @@ impl Mix {
             with_templates: 0.6,
             with_updates: 0.2,
             with_briefs: 0.25,
+            template_ledes_differ: true,
         }
     }
 }
@@ -403,6 +411,8 @@ pub fn generate(stories: &[Story], mix: &Mix, rng: &mut Rng, prefix: &str) -> Ve
                 let house = boiler.house(&variant.source, rng);
                 let story_no = next_story;
                 next_story += 1;
+                let keep = !mix.template_ledes_differ || lede(&variant) != lede(story);
+                let at = docs.len();
                 docs.push(Doc {
                     id: id("t"),
                     source: variant.source.clone(),
@@ -432,6 +442,9 @@ pub fn generate(stories: &[Story], mix: &Mix, rng: &mut Rng, prefix: &str) -> Ve
                         family: s,
                         kind: Kind::Duplicate,
                     });
+                }
+                if !keep {
+                    docs.truncate(at);
                 }
             }
         }
@@ -474,6 +487,13 @@ pub fn generate(stories: &[Story], mix: &Mix, rng: &mut Rng, prefix: &str) -> Ve
         });
     }
     docs
+}
+
+/// A story's lede: its paragraphs up to the first of at least 15 words (the one a brief of one
+/// paragraph repeats; shorter ones before it are headings, datelines, bylines).
+fn lede(story: &Story) -> &[String] {
+    let end = story.paragraphs.iter().position(|p| p.split_whitespace().count() >= 15);
+    &story.paragraphs[..end.map_or(story.paragraphs.len(), |i| i + 1)]
 }
 
 /// A brief of a long story: its first one to three paragraphs (a short paragraph such as a
