@@ -104,7 +104,7 @@ pub(super) fn analyse(text: &str, out: &mut Vec<(Range<usize>, Upos)>) {
 }
 
 /// Tags the `words` of `text` (from [`words`]) with the post-tagger `model`, each word hinted
-/// by [`hint`] with its table tag (`lookup` gives a table level's tag). Punctuation is `PUNCT`
+/// by [`hints`] with its table tag (`lookup` gives a table level's tag). Punctuation is `PUNCT`
 /// or `SYM` whatever the model says.
 pub fn tag(
     model: &Model,
@@ -116,7 +116,7 @@ pub fn tag(
 }
 
 /// Whether a word the model tags `NOUN` whose first morpheme is `NNP` is made `PROPN`
-/// ([`proper`]).
+/// (the `NNP` rule of `docs/tagger.md`).
 pub const PROPN_RULE: bool = true;
 
 /// [`tag`] with a given hint style and with or without the proper-noun rule (for the
@@ -183,7 +183,7 @@ fn first_tag(key: &str) -> &str {
 
 /// The words of a sentence, as byte ranges, each with its morphemes' key (`NNG+JKB/에`, with
 /// the connective ending of the word before: `고>VX+EF/다`), or `None` for punctuation. The
-/// sentence is analysed in pieces of at most [`super::LONGEST_PIECE`] bytes, cut at white
+/// sentence is analysed in pieces of at most `LONGEST_PIECE` bytes (the segmenters'), cut at white
 /// space where there is some.
 pub fn words(text: &str) -> Vec<(Range<usize>, Option<String>)> {
     let mut out = Vec::new();
