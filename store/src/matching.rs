@@ -111,6 +111,19 @@ impl Matcher {
         Some((expr, rest))
     }
 
+    /// Whether the query has a phrase of two words or more (answered by the index's pairs).
+    pub(crate) fn has_phrase(&self) -> bool {
+        fn any(node: &Node) -> bool {
+            match node {
+                Node::Phrase(words) => words.len() >= 2,
+                Node::Title(inner) | Node::Not(inner) => any(inner),
+                Node::And(parts) | Node::Or(parts) => parts.iter().any(any),
+                _ => false,
+            }
+        }
+        any(&self.node)
+    }
+
     /// Whether a story matches: its folded title and searchable text, its source and language.
     pub fn matches(&self, story: &Story) -> bool {
         let title = search::fold(story.story.title.as_deref().unwrap_or_default());
