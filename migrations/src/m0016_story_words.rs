@@ -1,9 +1,9 @@
 //! SQLite: each story's searchable words in a narrow table of their own, `story_words`, by the
 //! story's id as its rowid, kept by triggers on `stories`.
 //!
-//! Top words read the words of a sample of the matching stories (`store::top`). In `stories` the
-//! words sit at the end of a row of kilobytes, after the text, and SQLite reaches them by
-//! following the row's chain of overflow pages: two or three page reads a story. Here a story's
+//! Top words read the words of a sample of the matching stories (the store crate's `top`). In
+//! `stories` the words sit at the end of a row of kilobytes, after the text, and SQLite reaches
+//! them by following the row's chain of overflow pages: two or three page reads a story. Here a story's
 //! words (about a kilobyte) are a row of their own, one page read or less. PostgreSQL keeps each
 //! big column out of line already (`toast_tuple_target` of `m0014_story_days`), so it reads a
 //! story's words without its text and has no such table.
