@@ -125,7 +125,9 @@ pub async fn words_of(
         } else {
             select.order_by((story::Entity, story::Column::Id), Order::Desc);
         }
-        let rows: Vec<(i64, Option<i64>, Option<String>)> = if sqlite {
+        // One value only for a bounded sample: SQLite's values stop at a gigabyte.
+        let rows: Vec<(i64, Option<i64>, Option<String>)> = if sqlite && sample_size <= WORD_SAMPLE
+        {
             sqlite_sample(archive, &select).await?
         } else {
             archive
@@ -187,7 +189,7 @@ async fn sqlite_sample(
     select: &SelectStatement,
 ) -> Result<Vec<(i64, Option<i64>, Option<String>)>> {
     let mut statement = DatabaseBackend::Sqlite.build(select);
-    // Records end with U+001E and fields with a space: words are folded letters and digits.
+    // Records are separated by U+001E and fields by a space: words are folded letters and digits.
     statement.sql = format!(
         "SELECT group_concat(id || ' ' || IFNULL(cluster_representative, '') || ' ' || \
          IFNULL(words, char(1)), char(30)) FROM ({}) AS sample",

@@ -118,6 +118,8 @@ mod top {
             assert_eq!(top::sources(archive, &phrase, 1).await.unwrap(), [top(b, 2, 1)]);
             let words = [top("flood".to_owned(), 6, 4), top("city".to_owned(), 3, 1), top("issued".to_owned(), 1, 1)];
             assert_eq!(top::words(archive, &flood, 3).await.unwrap(), words);
+            // Every match, not a sample: read row by row, the same list.
+            assert_eq!(top::words_of(archive, &flood, 3, u64::MAX).await.unwrap(), words);
             // Checked candidates (a phrase of three words) are counted from the same column.
             let longer = crate::query::filter(archive, "\"flood in the\"").await;
             assert_eq!(top::words(archive, &longer, 1).await.unwrap(), [top("city".to_owned(), 3, 1)]);
