@@ -31,7 +31,7 @@ mod placed;
 
 use placed::{Sentence, read};
 
-use dedup::tagger::chinese::{self, Splits, Word};
+use dedup::tagger::chinese::{self, Splits};
 use dedup::tagger::train::{self, TaggedSentence, TrainConfig};
 use dedup::tagger::{Model, Upos, is_content};
 
@@ -304,32 +304,10 @@ fn learn_splits(sentences: &[Sentence], least: usize, affix: usize, join: usize)
     lines.iter().chain(&rules).map(|line| format!("{line}\n")).collect()
 }
 
-/// The gold tag of each of `words`: that of the gold word it matches, else of the first content
-/// gold word it overlaps, else of the first it overlaps.
-fn gold_tags(sentence: &Sentence, words: &[Word]) -> Vec<Upos> {
-    words
-        .iter()
-        .map(|(range, _)| {
-            let overlapping = sentence
-                .words
-                .iter()
-                .filter(|(gold, _)| gold.start < range.end && range.start < gold.end);
-            let mut first = None;
-            for (gold, tag) in overlapping {
-                if gold == range || is_content(*tag) {
-                    return *tag;
-                }
-                first.get_or_insert(*tag);
-            }
-            first.unwrap_or(Upos::X)
-        })
-        .collect()
-}
-
 fn training_sentence(sentence: &Sentence, splits: &Splits) -> TaggedSentence {
     let words = chinese::words(&sentence.text, splits);
     TaggedSentence {
-        tags: gold_tags(sentence, &words),
+        tags: sentence.gold_tags(&words),
         words: words.iter().map(|(r, _)| sentence.text[r.clone()].to_owned()).collect(),
         hints: words.into_iter().map(|(_, hint)| hint).collect(),
     }

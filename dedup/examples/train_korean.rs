@@ -362,28 +362,6 @@ fn lower_key(lookup: &str, level: usize, lower: usize) -> String {
     }
 }
 
-/// The gold tag of each of `words`: that of the gold word it matches, else of the first
-/// content gold word it overlaps, else of the first it overlaps.
-fn gold_tags(sentence: &Sentence, words: &[(Range<usize>, Option<String>)]) -> Vec<Upos> {
-    words
-        .iter()
-        .map(|(range, _)| {
-            let overlapping = sentence
-                .words
-                .iter()
-                .filter(|(gold, _)| gold.start < range.end && range.start < gold.end);
-            let mut first = None;
-            for (gold, tag) in overlapping {
-                if gold == range || is_content(*tag) {
-                    return *tag;
-                }
-                first.get_or_insert(*tag);
-            }
-            first.unwrap_or(Upos::X)
-        })
-        .collect()
-}
-
 /// A training sentence: the analyser's `words`, their gold tags and hints (table tags by
 /// `lookup`).
 fn training_sentence(
@@ -393,7 +371,7 @@ fn training_sentence(
     style: &str,
 ) -> TaggedSentence {
     TaggedSentence {
-        tags: gold_tags(sentence, words),
+        tags: sentence.gold_tags(words),
         words: words.iter().map(|(r, _)| sentence.text[r.clone()].to_owned()).collect(),
         hints: korean::hints(&sentence.text, words, lookup, style),
     }

@@ -13,6 +13,32 @@ pub(crate) struct Sentence {
     pub(crate) words: Vec<(Range<usize>, Upos)>,
 }
 
+impl Sentence {
+    /// The gold tag of each of `words` (byte ranges of the text, as a segmenter cut it): that of
+    /// the gold word it matches, else of the first content gold word it overlaps, else of the
+    /// first it overlaps. For the post-taggers' training (`train_chinese`, `train_korean`).
+    #[allow(dead_code)] // `segment_eval` includes this file and trains nothing.
+    pub(crate) fn gold_tags<T>(&self, words: &[(Range<usize>, T)]) -> Vec<Upos> {
+        words
+            .iter()
+            .map(|(range, _)| {
+                let overlapping = self
+                    .words
+                    .iter()
+                    .filter(|(gold, _)| gold.start < range.end && range.start < gold.end);
+                let mut first = None;
+                for (gold, tag) in overlapping {
+                    if gold == range || dedup::tagger::is_content(*tag) {
+                        return *tag;
+                    }
+                    first.get_or_insert(*tag);
+                }
+                first.unwrap_or(Upos::X)
+            })
+            .collect()
+    }
+}
+
 /// The sentences of a CoNLL-U file whose gold words can be placed in their `# text`; how many
 /// others were left out is said on standard error.
 pub(crate) fn read(path: &Path) -> Result<Vec<Sentence>, String> {
