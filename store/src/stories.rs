@@ -809,8 +809,12 @@ pub async fn page(
     rows.doing("reading a page of stories")?.into_iter().map(Story::try_from).collect()
 }
 
-/// How many of the index's matches make a query's pairs common (PostgreSQL, [`phrase_page`]).
-const COMMON_MATCHES: i64 = 5_000;
+/// How many of the index's matches make a query's pairs common (PostgreSQL, [`phrase_page`]): where
+/// the two plans cost the same at a million stories. Reading the matches through the index costs
+/// about 8 µs a match (each is read and rechecked; 40 to 49 ms for 5,000), walking the primary key
+/// about 40 µs a story tested, and a page of 50 walks 50 / share stories: for `m` matches in a
+/// million stories, `m × 8 µs` against `2 × 10⁹ / m µs`, equal near 16,000 (docs/research.md).
+const COMMON_MATCHES: i64 = 16_000;
 
 /// A page of a query with a phrase, on PostgreSQL. Its planner walks the primary key testing each
 /// story's terms, a read of the story's `search_terms` from TOAST that it does not count, expecting

@@ -129,6 +129,10 @@ pub async fn words_of(
         let rows: Vec<(i64, Option<i64>, Option<String>)> = if sqlite && sample_size <= WORD_SAMPLE
         {
             sqlite_sample(archive, &select).await?
+        } else if !sqlite
+            && filter.query.as_ref().is_some_and(|matcher| matcher.index_join(backend).is_some())
+        {
+            postgres_sample(archive, &select).await?
         } else {
             archive
                 .db
@@ -179,6 +183,30 @@ pub async fn words_of(
     counted.sort_by(|a, b| b.stories.cmp(&a.stories).then_with(|| a.key.cmp(&b.key)));
     counted.truncate(limit);
     Ok(counted)
+}
+
+/// The sample of [`words_of`] on PostgreSQL (id, cluster representative, words), read through the
+/// GIN index's matches (a bitmap, index scans off for its transaction). PostgreSQL's own plan walks
+/// the primary key from the newest story, testing each story's terms, a read from TOAST it does not
+/// count: for a word in 3% of a million stories that is 170,000 reads for a sample of 5,000, where
+/// the bitmap of the index's matches, sorted for the newest 5,000, reads only the sample's words
+/// (docs/research.md, "Top words on PostgreSQL through the index").
+async fn postgres_sample(
+    archive: &Archive,
+    select: &SelectStatement,
+) -> Result<Vec<(i64, Option<i64>, Option<String>)>> {
+    let doing = "reading stories for their words";
+    let txn = archive.begin_write().await?;
+    txn.execute_unprepared("SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = off")
+        .await
+        .doing(doing)?;
+    let rows = txn
+        .query_all_raw(DatabaseBackend::Postgres.build(select))
+        .await
+        .and_then(|rows| rows.iter().map(|row| row.try_get_many_by_index()).collect())
+        .doing(doing)?;
+    txn.commit().await.doing(doing)?;
+    Ok(rows)
 }
 
 /// The sample of [`words_of`] on SQLite (id, cluster representative, words), handed over as one
