@@ -8,6 +8,10 @@
 //! ([`crate::matching::Matcher::exact`]); otherwise (phrases, `title:`, stories whose words are
 //! not written yet) the candidates are read a page at a time and each is checked. Stories without
 //! a publication day are not counted.
+//!
+//! A long-lived process that keeps every story's facts in memory ([`crate::facts`],
+//! [`Archive::keep_facts`]) counts an exact query's matches there instead: the same counts,
+//! without a lookup per match in the database.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -114,12 +118,25 @@ pub async fn counts(
         row.all_stories = stories;
         row.all_clusters = clusters;
     }
-    let counted = match self::selected(archive, &selected, true).await? {
-        Some(statement) => grouped(archive, statement.select, period).await?,
-        None => {
-            let (condition, _) = selected.condition(archive).await?;
-            checked(archive, &selected, condition, period).await?
-        }
+    let kept = crate::facts::tally(archive, &selected, crate::facts::By::Period(period)).await?;
+    let counted = match kept {
+        Some(rows) => rows
+            .into_iter()
+            .map(|(start, stories, clusters)| {
+                let start = i32::try_from(start)
+                    .ok()
+                    .and_then(NaiveDate::from_num_days_from_ce_opt)
+                    .ok_or_else(|| Error::Corrupt { what: format!("period start {start}") })?;
+                Ok((start, stories, clusters))
+            })
+            .collect::<Result<Vec<_>>>()?,
+        None => match self::selected(archive, &selected, true).await? {
+            Some(statement) => grouped(archive, statement.select, period).await?,
+            None => {
+                let (condition, _) = selected.condition(archive).await?;
+                checked(archive, &selected, condition, period).await?
+            }
+        },
     };
     for (start, stories, clusters) in counted {
         let row = periods.entry(start).or_insert_with(|| empty(start));
@@ -368,7 +385,7 @@ pub(crate) async fn selected(
 /// a rowid) instead of each being looked up and refused. Read from the index on the day
 /// (`idx_stories_day`), the days' entries only. Stories are stored roughly in the order they
 /// are published, so the ids of a month are a narrow band; a story stored late only widens it.
-async fn id_bounds(archive: &Archive, filter: &Filter) -> Result<Option<(i64, i64)>> {
+pub(crate) async fn id_bounds(archive: &Archive, filter: &Filter) -> Result<Option<(i64, i64)>> {
     if filter.from_day.is_none() && filter.to_day.is_none() {
         return Ok(None);
     }
