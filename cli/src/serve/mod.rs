@@ -130,6 +130,15 @@ pub(crate) async fn run(
     writeln!(out, "serving {} on http://{addr}/", archive.display_url())?;
     out.flush()?;
     let archive = Arc::new(archive);
+    // Counts and top sources from every story's facts kept in memory (`store::facts`), read now
+    // beside the first requests rather than by the first chart.
+    archive.keep_facts(true);
+    let loading = Arc::clone(&archive);
+    tokio::spawn(async move {
+        if let Err(err) = loading.load_facts().await {
+            tracing::warn!("cannot read the stories' facts: {err}");
+        }
+    });
     // The routes inside the limits, outermost first.
     let service = ServiceBuilder::new()
         .layer(tower_http::limit::RequestBodyLimitLayer::new(MAX_BODY))
