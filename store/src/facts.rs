@@ -208,10 +208,14 @@ pub(crate) enum By {
     Period(Period),
     /// The story's source.
     Source,
+    /// The period the story was published in, without the distinct clusters: per period, the
+    /// stories and those in no cluster (the shares' denominators, which `story_days` keeps).
+    Totals(Period),
 }
 
 /// Per key (a period's first day as days from the common era, or a source id), the stories the
-/// filter selects and their clusters (a story in no cluster is its own); `None` when the kept
+/// filter selects and their clusters (a story in no cluster is its own; with [`By::Totals`], the
+/// stories in no cluster); `None` when the kept
 /// facts cannot answer (not kept, or a query they cannot count: see the module docs), for the
 /// caller's SQL path.
 pub(crate) async fn tally(
@@ -296,6 +300,8 @@ struct Counter<'a> {
     language: Option<u16>,
     dated: bool,
     by_source: bool,
+    /// Whether the clustered matches' distinct clusters are counted.
+    distinct: bool,
     /// Per key: stories, and those in no cluster.
     per: FxHashMap<i64, (u64, u64)>,
     /// (key, cluster) of the clustered matches.
@@ -321,10 +327,11 @@ impl<'a> Counter<'a> {
             from: filter.from_day.map_or(i32::MIN + 1, |day| day.num_days_from_ce()),
             to: filter.to_day.map_or(i32::MAX, |day| day.num_days_from_ce()),
             language,
-            dated: matches!(by, By::Period(_))
+            dated: matches!(by, By::Period(_) | By::Totals(_))
                 || filter.from_day.is_some()
                 || filter.to_day.is_some(),
             by_source: by == By::Source,
+            distinct: !matches!(by, By::Totals(_)),
             per: FxHashMap::default(),
             pairs: Vec::new(),
         }
@@ -355,14 +362,14 @@ impl<'a> Counter<'a> {
         entry.0 += 1;
         if cluster == 0 {
             entry.1 += 1;
-        } else {
+        } else if self.distinct {
             self.pairs.push((key, cluster));
         }
     }
 
     fn finish(self, by: By) -> Vec<(i64, u64, u64)> {
         let Counter { mut per, mut pairs, .. } = self;
-        if let By::Period(period) = by
+        if let By::Period(period) | By::Totals(period) = by
             && period != Period::Day
         {
             // Days to their periods' first days.
