@@ -14,9 +14,10 @@
 //!   rows after the last one read" are exactly the changes since.
 //! - PostgreSQL's writers commit in any order, so a sequence's numbers could be seen out of
 //!   order (a transaction that took 10 committing after one that took 11): each row carries
-//!   instead the writing transaction's id (`xid`, `pg_current_xact_id()`), and a reader keeps the
-//!   oldest transaction still running when it last looked (`pg_snapshot_xmin`): every change
-//!   it has not seen was written by that transaction or a later one.
+//!   instead the writing transaction's id (`xid`, `pg_current_xact_id()`), and a reader keeps,
+//!   from the snapshot it last looked in, the first transaction id not yet given out
+//!   (`pg_snapshot_xmax`) and the transactions still running (`pg_snapshot_xip`): every change
+//!   it has not seen carries that id or a later one, or one of those.
 //!
 //! No rows are written for stories stored before the migration: a reader starts from every
 //! story's facts and then follows the log from its end.

@@ -21,7 +21,8 @@
 //! **Never stale**: every insert, delete and change of a story's source, day, cluster
 //! representative or language is logged by triggers (`fact_changes`, migration
 //! `m0017_fact_changes`). Before each answer the log's end is read (one small query: SQLite's
-//! highest log rowid; PostgreSQL's changes by transactions not yet finished when it last looked),
+//! highest log rowid; on PostgreSQL the changes of the transactions that were running, or not
+//! yet started, when it last looked),
 //! and the facts of the stories logged since are read again (all of them again when more than an
 //! eighth of the stories changed). So an answer reflects every change committed before the call
 //! began; one committed while it runs may or may not be in it (a story stored after the facts
@@ -75,9 +76,8 @@ const NO_DAY: i32 = i32::MIN;
 
 /// Every story's facts by id (index = id).
 struct Facts {
-    /// Where the log was when the facts were last brought up to date: SQLite's highest
-    /// `fact_changes.seq`; PostgreSQL's oldest transaction then still running.
-    horizon: i64,
+    /// Where the log was when the facts were last brought up to date.
+    horizon: Horizon,
     /// The story's source id, [`ABSENT`] for no story.
     source: Vec<u32>,
     /// The publication day (days from the common era), [`NO_DAY`] for none.
@@ -102,7 +102,7 @@ struct Row {
 }
 
 impl Facts {
-    fn empty(horizon: i64) -> Facts {
+    fn empty(horizon: Horizon) -> Facts {
         Facts {
             horizon,
             source: Vec::new(),
@@ -417,7 +417,7 @@ async fn current(archive: &Archive) -> Result<RwLockReadGuard<'_, Facts>> {
     {
         let guard = slot.facts.read().await;
         if let Some(facts) = guard.as_ref()
-            && matches!(pending(archive, facts.horizon).await?, Pending::None)
+            && matches!(pending(archive, &facts.horizon).await?, Pending::None)
         {
             return Ok(RwLockReadGuard::map(guard, |facts| facts.as_ref().expect("checked")));
         }
@@ -425,7 +425,7 @@ async fn current(archive: &Archive) -> Result<RwLockReadGuard<'_, Facts>> {
     let mut guard = slot.facts.write().await;
     match guard.as_mut() {
         None => *guard = Some(load(archive).await?),
-        Some(facts) => match pending(archive, facts.horizon).await? {
+        Some(facts) => match pending(archive, &facts.horizon).await? {
             Pending::None => {}
             Pending::Changed(horizon, changed) if changed.len() <= facts.stories() / 8 + 1_000 => {
                 reread(archive, facts, &changed).await?;
@@ -438,78 +438,105 @@ async fn current(archive: &Archive) -> Result<RwLockReadGuard<'_, Facts>> {
     Ok(RwLockReadGuard::map(guard, |facts| facts.as_ref().expect("loaded")))
 }
 
+/// Where the log was when the facts were last brought up to date.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Horizon {
+    /// SQLite: the highest `fact_changes.seq`. PostgreSQL: the first transaction id not yet
+    /// given out (`pg_snapshot_xmax`): every change the facts have not seen carries this id or
+    /// a later one, or one of `running`.
+    end: i64,
+    /// PostgreSQL: the transactions then still running (`pg_snapshot_xip`), whose changes were
+    /// not visible yet.
+    running: Vec<i64>,
+}
+
 /// What changed since the facts were brought up to date.
 enum Pending {
     /// Nothing.
     None,
-    /// The log's end now, and the stories logged since.
-    Changed(i64, Vec<i64>),
+    /// Where the log is now, and the stories logged since.
+    Changed(Horizon, Vec<i64>),
     /// The log is behind them (its table made again): read every story's facts again.
     Reload,
 }
 
 /// What the log holds after `horizon`.
-async fn pending(archive: &Archive, horizon: i64) -> Result<Pending> {
+async fn pending(archive: &Archive, horizon: &Horizon) -> Result<Pending> {
     let backend = archive.db.get_database_backend();
-    match backend {
-        DatabaseBackend::Sqlite => {
-            let end = log_end(archive).await?;
-            if end == horizon {
-                return Ok(Pending::None);
-            }
-            if end < horizon {
-                return Ok(Pending::Reload);
-            }
-            let statement = Statement::from_sql_and_values(
-                backend,
-                "SELECT group_concat(story_id) FROM fact_changes WHERE seq > ? AND seq <= ?",
-                [horizon.into(), end.into()],
-            );
-            let list: Option<String> = archive
-                .db
-                .query_one_raw(statement)
-                .await
-                .and_then(|row| row.map(|row| row.try_get_by_index(0)).transpose())
-                .doing("reading the log of changed stories")?
-                .flatten();
-            Ok(Pending::Changed(end, ids(list.as_deref().unwrap_or_default()).collect()))
+    if backend == DatabaseBackend::Sqlite {
+        let end = log_end(archive).await?;
+        if end.end == horizon.end {
+            return Ok(Pending::None);
         }
-        _ => {
-            // In one statement, so in one snapshot: every change not listed here was written by
-            // a transaction still running then, whose id is at least the snapshot's oldest.
-            let statement = Statement::from_sql_and_values(
-                backend,
-                "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint, \
-                 (SELECT string_agg(story_id::text, ',') FROM fact_changes WHERE xid >= $1)",
-                [horizon.into()],
-            );
-            let row: Option<(i64, Option<String>)> = archive
-                .db
-                .query_one_raw(statement)
-                .await
-                .and_then(|row| row.map(|row| row.try_get_many_by_index()).transpose())
-                .doing("reading the log of changed stories")?;
-            let Some((end, Some(list))) = row else { return Ok(Pending::None) };
-            Ok(Pending::Changed(end, ids(&list).collect()))
+        if end.end < horizon.end {
+            return Ok(Pending::Reload);
         }
+        let statement = Statement::from_sql_and_values(
+            backend,
+            "SELECT group_concat(story_id) FROM fact_changes WHERE seq > ? AND seq <= ?",
+            [horizon.end.into(), end.end.into()],
+        );
+        let list: Option<String> = archive
+            .db
+            .query_one_raw(statement)
+            .await
+            .and_then(|row| row.map(|row| row.try_get_by_index(0)).transpose())
+            .doing("reading the log of changed stories")?
+            .flatten();
+        return Ok(Pending::Changed(end, ids(list.as_deref().unwrap_or_default()).collect()));
     }
-}
-
-/// The log's end: SQLite's highest `fact_changes.seq` (0 for none), PostgreSQL's oldest
-/// transaction still running (every change not yet visible will carry its id or a later one).
-async fn log_end(archive: &Archive) -> Result<i64> {
-    let backend = archive.db.get_database_backend();
-    let sql = match backend {
-        DatabaseBackend::Sqlite => "SELECT IFNULL(MAX(seq), 0) FROM fact_changes",
-        _ => "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint",
-    };
-    let row: Option<(i64,)> = archive
+    // In one statement, so in one snapshot: the changes of the transactions that had finished
+    // before the last look and were not running then were seen then.
+    let mut since = format!("xid >= {}", horizon.end);
+    if !horizon.running.is_empty() {
+        let running: Vec<String> = horizon.running.iter().map(i64::to_string).collect();
+        since.push_str(&format!(" OR xid IN ({})", running.join(",")));
+    }
+    let sql = format!(
+        "{SNAPSHOT}, (SELECT string_agg(story_id::text, ',') FROM fact_changes WHERE {since}) \
+         FROM (SELECT pg_current_snapshot() AS snapshot) AS now"
+    );
+    let row: Option<(i64, Option<String>, Option<String>)> = archive
         .db
         .query_one_raw(Statement::from_string(backend, sql))
         .await
         .and_then(|row| row.map(|row| row.try_get_many_by_index()).transpose())
         .doing("reading the log of changed stories")?;
-    Ok(row.map_or(0, |(end,)| end))
+    let Some((end, running, Some(list))) = row else { return Ok(Pending::None) };
+    let running = ids(running.as_deref().unwrap_or_default()).collect();
+    Ok(Pending::Changed(Horizon { end, running }, ids(&list).collect()))
+}
+
+/// PostgreSQL's snapshot as the horizon's two columns, from a subquery named `now`.
+const SNAPSHOT: &str = "SELECT pg_snapshot_xmax(now.snapshot)::text::bigint, \
+     (SELECT string_agg(x::text, ',') FROM pg_snapshot_xip(now.snapshot) AS x)";
+
+/// Where the log is now.
+async fn log_end(archive: &Archive) -> Result<Horizon> {
+    let backend = archive.db.get_database_backend();
+    if backend == DatabaseBackend::Sqlite {
+        let row: Option<(i64,)> = archive
+            .db
+            .query_one_raw(Statement::from_string(
+                backend,
+                "SELECT IFNULL(MAX(seq), 0) FROM fact_changes",
+            ))
+            .await
+            .and_then(|row| row.map(|row| row.try_get_many_by_index()).transpose())
+            .doing("reading the log of changed stories")?;
+        return Ok(Horizon { end: row.map_or(0, |(end,)| end), running: Vec::new() });
+    }
+    let sql = format!("{SNAPSHOT} FROM (SELECT pg_current_snapshot() AS snapshot) AS now");
+    let row: Option<(i64, Option<String>)> = archive
+        .db
+        .query_one_raw(Statement::from_string(backend, sql))
+        .await
+        .and_then(|row| row.map(|row| row.try_get_many_by_index()).transpose())
+        .doing("reading the log of changed stories")?;
+    Ok(row.map_or_else(Horizon::default, |(end, running)| Horizon {
+        end,
+        running: ids(running.as_deref().unwrap_or_default()).collect(),
+    }))
 }
 
 /// Every story's facts, read in chunks of ids; the log's end read first, so that a change made
