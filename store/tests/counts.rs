@@ -482,5 +482,32 @@ mod kept_facts {
                 .unwrap();
             same(archive, &filters).await;
         }
+
+        async fn kept_facts_follow_a_change_committed_while_they_looked(archive: &Archive) {
+            let (a, b) = craft(archive).await;
+            let filters = filters(archive, a, b).await;
+            archive.keep_facts(true);
+            archive.load_facts().await.unwrap();
+            let ids = ids(archive).await;
+            let flood = crate::query::filter(archive, "flood").await;
+            let before = counts(archive, &flood, Period::Day).await.unwrap();
+            // A story moved to another day in a transaction still running while the facts are
+            // brought up to date: on PostgreSQL after another change was committed, so that
+            // they look past the running one's transaction id (SQLite has one writer at a time).
+            let running = store::testing::uncommitted(
+                archive,
+                &format!("UPDATE stories SET published_day = '2026-12-24' WHERE id = {}", ids[4]),
+            )
+            .await;
+            if archive.backend() == store::Backend::Postgres {
+                move_day(archive, ids[5], day(11, 10)).await;
+            }
+            same(archive, &filters).await;
+            running.commit().await;
+            let after = counts(archive, &flood, Period::Day).await.unwrap();
+            assert_ne!(after, before);
+            assert!(after.contains(&row(day(12, 24), 1, 1, 1, 1)), "{after:?}");
+            same(archive, &filters).await;
+        }
     }
 }

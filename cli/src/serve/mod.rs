@@ -48,6 +48,10 @@
 //! must send their headers within [`HEADER_TIMEOUT`]. The server binds loopback unless told
 //! otherwise and never writes to the archive; SIGINT or SIGTERM stop it after the requests in
 //! flight.
+//!
+//! The server keeps every story's facts (source, day, cluster, language) in memory, read when it
+//! starts and brought up to date before each answer (`store::facts`), so that the chart's counts
+//! and the top sources count a query's matches without a database lookup each.
 
 mod api;
 mod html;
