@@ -111,7 +111,9 @@ pub(crate) async fn archive(
 
 /// `morgue bench archive`: a generated archive of realistic shape (`engine::generate`), and the
 /// research queries timed over it: each kind runs 20 times with different words, and the p50 and
-/// p95 of its wall time are reported, with the index sizes.
+/// p95 of its wall time are reported, with the index sizes. Every story's facts are kept in memory
+/// as the server keeps them (`store::facts`), read before the clock starts, and their counts and
+/// top sources compared with SQL's at the end.
 mod archive_bench {
     use std::time::{Duration, Instant};
 
@@ -180,6 +182,12 @@ mod archive_bench {
                 archive.display_url()
             ),
         };
+        // As the server does: every story's facts kept in memory (`store::facts`), read before
+        // the queries are timed.
+        archive.keep_facts(true);
+        let loading = Instant::now();
+        let kept = archive.load_facts().await?;
+        let loaded = loading.elapsed();
         let mut rng = engine::generate::Rng(seed ^ 0x5EED);
         outln!("archive              {}", archive.display_url());
         outln!("stories              {stories}");
@@ -188,6 +196,10 @@ mod archive_bench {
         } else {
             outln!("fill seconds         {:.0}", started.elapsed().as_secs_f64());
         }
+        outln!(
+            "facts kept          {:>8.1} ms to read those of {kept} story ids",
+            loaded.as_secs_f64() * 1000.0
+        );
         report(&archive, &words, &mut rng).await?;
         if let Some(load) = load_average() {
             outln!("load average         {load} (1, 5, 15 min; {} cores)", cores());
@@ -306,7 +318,47 @@ mod archive_bench {
                 ms(times[p95])
             );
         }
-        sample_accuracy(archive, words, rng).await
+        sample_accuracy(archive, words, rng).await?;
+        facts_against_sql(archive, words, rng).await
+    }
+
+    /// Queries whose counts and top sources are compared with and without the kept facts.
+    const FACTS_CHECKS: usize = 10;
+
+    /// Counts by day and by week and top sources of a few words (ranks 20 to 520, as timed), from
+    /// the facts kept in memory and in SQL: how many were equal.
+    async fn facts_against_sql(archive: &Archive, words: &[String], rng: &mut Rng) -> Result<()> {
+        let mut equal = 0;
+        let mut matches = 0;
+        for _ in 0..FACTS_CHECKS {
+            let request = CountsRequest {
+                query: Some(words[20 + rng.below(500)].clone()),
+                period: Some(Period::Day),
+                ..CountsRequest::default()
+            };
+            let weeks = CountsRequest { period: Some(Period::Week), ..request.clone() };
+            let mut answers = Vec::new();
+            for keep in [true, false] {
+                archive.keep_facts(keep);
+                answers.push((
+                    engine::selection::counts(archive, &request).await?,
+                    engine::selection::counts(archive, &weeks).await?,
+                    engine::selection::top(archive, &request, TopKind::Sources, 20).await?,
+                ));
+            }
+            archive.keep_facts(true);
+            matches += answers[0].0.iter().map(|row| row.stories).sum::<u64>();
+            if answers[0] == answers[1] {
+                equal += 1;
+            }
+        }
+        outln!(
+            "facts against SQL    {equal} of {FACTS_CHECKS} queries equal (counts by day and week, top sources; {matches} matches in all)"
+        );
+        if equal != FACTS_CHECKS {
+            bail!("the kept facts and SQL counted differently");
+        }
+        Ok(())
     }
 
     /// Queries whose top words are compared with and without the sample.

@@ -32,6 +32,7 @@ mod m0013_fetch_lossy_urls;
 mod m0014_story_days;
 mod m0015_folded_totals;
 mod m0016_story_words;
+mod m0017_fact_changes;
 
 /// The archive's migrations, in the order they apply.
 #[derive(Debug)]
@@ -56,6 +57,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0014_story_days::Migration),
             Box::new(m0015_folded_totals::Migration),
             Box::new(m0016_story_words::Migration),
+            Box::new(m0017_fact_changes::Migration),
         ]
     }
 }

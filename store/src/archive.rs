@@ -124,6 +124,8 @@ pub struct Archive {
     pub(crate) db: Db,
     backend: Backend,
     display: String,
+    /// Every story's facts, when this process keeps them ([`Archive::keep_facts`]).
+    pub(crate) facts: std::sync::Arc<crate::facts::Slot>,
 }
 
 /// What [`Archive::server_activity`] found.
@@ -191,7 +193,7 @@ impl Archive {
                 (db, Backend::Postgres)
             }
         };
-        Ok(Archive { db: Db::new(db), backend, display })
+        Ok(Archive { db: Db::new(db), backend, display, facts: crate::facts::slot() })
     }
 
     /// Opens an existing SQLite archive whose file may grow to at most `pages` pages (`PRAGMA
@@ -206,7 +208,12 @@ impl Archive {
         let db = Database::connect(options)
             .await
             .map_err(|err| Error::Connect { url: display.clone(), source: Box::new(err) })?;
-        Ok(Archive { db: Db::new(db), backend: Backend::Sqlite, display })
+        Ok(Archive {
+            db: Db::new(db),
+            backend: Backend::Sqlite,
+            display,
+            facts: crate::facts::slot(),
+        })
     }
 
     /// The database engine.

@@ -15,6 +15,8 @@
 //! - [`collections`]: named groups of sources, which queries and counts filter by;
 //! - [`counts`]: stories and story clusters a query selects per day, week or month;
 //! - [`top`]: the sources and words of a selection, raw and folded;
+//! - [`facts`]: every story's source, day, cluster and language in memory, for a long-lived
+//!   process's counts and top sources;
 //! - [`stats`]: polls, fetches, failures, stories and links per source and day (collection health);
 //! - [`merge`]: exact-match merging by lossy URL and by source, day and normalized title;
 //! - [`sentences`]: which story first had each sentence, per source and week;
@@ -51,6 +53,7 @@ pub mod collections;
 pub mod copy;
 pub mod counts;
 pub mod duplicates;
+pub mod facts;
 pub mod feeds;
 pub mod fetches;
 pub mod frontier;

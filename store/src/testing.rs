@@ -214,3 +214,28 @@ macro_rules! on_both_backends {
         }
     };
 }
+
+/// A write transaction left open, for tests of what readers see while it runs
+/// ([`uncommitted`]).
+pub struct Uncommitted(crate::db::Txn);
+
+impl std::fmt::Debug for Uncommitted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Uncommitted")
+    }
+}
+
+/// Starts a write transaction on the archive and runs `sql` in it, leaving it open.
+pub async fn uncommitted(archive: &Archive, sql: &str) -> Uncommitted {
+    use sea_orm::ConnectionTrait as _;
+    let txn = archive.begin_write().await.expect("a transaction");
+    txn.execute_unprepared(sql).await.expect("a statement");
+    Uncommitted(txn)
+}
+
+impl Uncommitted {
+    /// Commits the transaction.
+    pub async fn commit(self) {
+        self.0.commit().await.expect("commit");
+    }
+}

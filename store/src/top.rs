@@ -2,7 +2,8 @@
 //! clusters: a wire story carried by 40 outlets counts once).
 //!
 //! Sources are counted by the archive (in SQL when the query's index answer is exact, else each
-//! candidate checked, as [`crate::counts`] does). Words are counted over the stories' searchable
+//! candidate checked, as [`crate::counts`] does), or from the facts a long-lived process keeps in
+//! memory ([`crate::facts`]). Words are counted over the stories' searchable
 //! text (the title, and the text without the sentences its source repeated that week: bylines,
 //! boilerplate, subscription pleas), folded as the index folds them, each word once per story;
 //! stop words of the commonest languages, words under three letters and numbers are left out.
@@ -45,29 +46,31 @@ pub struct Top<K> {
 /// clusters.
 pub async fn sources(archive: &Archive, filter: &Filter, limit: usize) -> Result<Vec<Top<i64>>> {
     let filter = Filter { one_per_cluster: false, ..filter.clone() };
-    let mut counted: Vec<Top<i64>> =
-        if let Some(statement) = crate::counts::selected(archive, &filter, true).await? {
-            let mut select = statement.select;
-            let source = Expr::col((story::Entity, story::Column::SourceId));
-            select.expr(source.clone());
-            crate::counts::per_key(archive, select, source, "counting stories per source")
-                .await?
-                .into_iter()
-                .map(|(key, stories, clusters)| Top { key, stories, clusters })
-                .collect()
-        } else {
-            let mut per: BTreeMap<i64, (u64, HashSet<i64>)> = BTreeMap::new();
-            let (condition, _) = filter.condition(archive).await?;
-            crate::counts::each_match(archive, &filter, condition, false, |story, fold| {
-                let entry = per.entry(story.story.source_id).or_default();
-                entry.0 += 1;
-                entry.1.insert(fold);
-            })
-            .await?;
-            per.into_iter()
-                .map(|(key, (stories, folds))| Top { key, stories, clusters: folds.len() as u64 })
-                .collect()
-        };
+    let kept = crate::facts::tally(archive, &filter, crate::facts::By::Source).await?;
+    let mut counted: Vec<Top<i64>> = if let Some(rows) = kept {
+        rows.into_iter().map(|(key, stories, clusters)| Top { key, stories, clusters }).collect()
+    } else if let Some(statement) = crate::counts::selected(archive, &filter, true).await? {
+        let mut select = statement.select;
+        let source = Expr::col((story::Entity, story::Column::SourceId));
+        select.expr(source.clone());
+        crate::counts::per_key(archive, select, source, "counting stories per source")
+            .await?
+            .into_iter()
+            .map(|(key, stories, clusters)| Top { key, stories, clusters })
+            .collect()
+    } else {
+        let mut per: BTreeMap<i64, (u64, HashSet<i64>)> = BTreeMap::new();
+        let (condition, _) = filter.condition(archive).await?;
+        crate::counts::each_match(archive, &filter, condition, false, |story, fold| {
+            let entry = per.entry(story.story.source_id).or_default();
+            entry.0 += 1;
+            entry.1.insert(fold);
+        })
+        .await?;
+        per.into_iter()
+            .map(|(key, (stories, folds))| Top { key, stories, clusters: folds.len() as u64 })
+            .collect()
+    };
     counted.sort_by(|a, b| b.stories.cmp(&a.stories).then(a.key.cmp(&b.key)));
     counted.truncate(limit);
     Ok(counted)

@@ -136,7 +136,7 @@ mod top {
 
         async fn top_words_of_stories_stored_before_their_words_were_kept(archive: &Archive) {
             // The schema before `m0016_story_words`, with stories stored in it.
-            store::testing::undo_migrations(archive, 1).await;
+            store::testing::undo_migrations(archive, 2).await;
             craft(archive).await;
             archive.migrate().await.unwrap();
             super::words_follow_the_stories(archive).await;
@@ -305,7 +305,7 @@ mod totals {
         async fn migrating_fills_the_totals_of_stories_stored_before(archive: &Archive) {
             // The schema before `m0014_story_days` (and the later ones), with stories and
             // a cluster stored in it.
-            store::testing::undo_migrations(archive, 3).await;
+            store::testing::undo_migrations(archive, 4).await;
             craft(archive).await;
             archive.migrate().await.unwrap();
             assert_eq!(
@@ -325,9 +325,9 @@ mod totals {
         }
 
         async fn migrating_fills_the_folded_totals_of_stories_stored_before(archive: &Archive) {
-            // The schema before `m0015_folded_totals` (and `m0016_story_words`), with stories and
-            // a cluster stored in it.
-            store::testing::undo_migrations(archive, 2).await;
+            // The schema before `m0015_folded_totals` (and the later ones), with stories and a
+            // cluster stored in it.
+            store::testing::undo_migrations(archive, 3).await;
             craft(archive).await;
             archive.migrate().await.unwrap();
             let everything = Filter::default();
@@ -354,6 +354,160 @@ mod totals {
                 counts(archive, &everything, Period::Month).await.unwrap(),
                 [row(day(11, 1), 5, 2, 5, 2), row(day(12, 1), 1, 1, 1, 1)]
             );
+        }
+    }
+}
+
+/// Counts and top sources from the facts a long-lived process keeps in memory (`store::facts`)
+/// against the SQL path, over the crafted archive and after every kind of change.
+mod kept_facts {
+    use super::*;
+    use store::top;
+
+    /// The filters compared: words, `OR`, `NOT`, a prefix, a phrase of two words (all answered
+    /// from the facts), with sources, days and a language; a phrase of three words and a source
+    /// in the query (answered in SQL either way); and no query.
+    async fn filters(archive: &Archive, a: i64, b: i64) -> Vec<Filter> {
+        let mut filters = vec![Filter::default()];
+        for text in [
+            "flood",
+            "flood OR budget",
+            "flood -warning",
+            "flo*",
+            "\"flood in\"",
+            "\"flood in the\"",
+        ] {
+            let filter = crate::query::filter(archive, text).await;
+            filters.push(Filter { source_ids: vec![b], ..filter.clone() });
+            filters.push(Filter {
+                source_ids: vec![a, b],
+                from_day: Some(day(11, 3)),
+                ..filter.clone()
+            });
+            filters.push(Filter { to_day: Some(day(11, 9)), ..filter.clone() });
+            filters.push(Filter { language: Some("en".to_owned()), ..filter.clone() });
+            filters.push(filter);
+        }
+        let named = crate::query::filter(archive, "flood source:b").await;
+        filters.push(named);
+        filters
+    }
+
+    /// Asserts that the facts give what SQL gives, for every filter, period and top list; returns
+    /// how many of those the facts answered.
+    async fn same(archive: &Archive, filters: &[Filter]) -> u64 {
+        let before = archive.facts_answers();
+        for filter in filters {
+            for period in [Period::Day, Period::Week, Period::Month] {
+                archive.keep_facts(false);
+                let sql = counts(archive, filter, period).await.unwrap();
+                archive.keep_facts(true);
+                let kept = counts(archive, filter, period).await.unwrap();
+                assert_eq!(kept, sql, "{period:?} {filter:?}");
+            }
+            archive.keep_facts(false);
+            let sql = top::sources(archive, filter, 100).await.unwrap();
+            archive.keep_facts(true);
+            let kept = top::sources(archive, filter, 100).await.unwrap();
+            assert_eq!(kept, sql, "top sources {filter:?}");
+        }
+        archive.facts_answers() - before
+    }
+
+    on_both_backends! {
+        async fn kept_facts_count_what_sql_counts_after_every_change(archive: &Archive) {
+            let (a, b) = craft(archive).await;
+            archive
+                .execute_unprepared("UPDATE stories SET language = 'en' WHERE id % 2 = 0")
+                .await
+                .unwrap();
+            let filters = filters(archive, a, b).await;
+            archive.keep_facts(true);
+            assert!(archive.load_facts().await.unwrap() > 0);
+            // Every filter but the three-word phrase's five and, on SQLite, the query with a
+            // source (PostgreSQL lists its matches with the source's condition).
+            let answered = same(archive, &filters).await;
+            let in_sql = if archive.backend() == store::Backend::Sqlite { 6 } else { 5 };
+            // Three counts (their totals from the facts, and their matches but for those in
+            // SQL) and a top list each.
+            let from_facts = filters.len() as u64 - in_sql;
+            assert_eq!(answered, from_facts * 7 + in_sql * 3, "answers from the facts");
+            let flood = crate::query::filter(archive, "flood").await;
+            assert_eq!(
+                counts(archive, &flood, Period::Month).await.unwrap(),
+                [row(day(11, 1), 4, 2, 5, 3), row(day(12, 1), 1, 1, 1, 1)]
+            );
+            let ids = ids(archive).await;
+            // A copy leaves its cluster; then a new cluster takes it and the budget story.
+            clusters::remove_story(archive, ids[2]).await.unwrap();
+            same(archive, &filters).await;
+            let members = [ids[2], ids[3]].map(|story_id| Member {
+                story_id,
+                relation: Some("duplicate".to_owned()),
+                score: None,
+            });
+            clusters::create(archive, ids[4], &members).await.unwrap();
+            same(archive, &filters).await;
+            // Days and languages changed, stories deleted and inserted.
+            move_day(archive, ids[5], day(11, 9)).await;
+            move_day(archive, ids[6], day(11, 2)).await;
+            archive
+                .execute_unprepared(&format!("UPDATE stories SET language = 'fr' WHERE id = {}", ids[0]))
+                .await
+                .unwrap();
+            same(archive, &filters).await;
+            delete_story(archive, ids[1]).await;
+            delete_story(archive, ids[5]).await;
+            let new = NewStory {
+                source_id: b,
+                url: "https://x.example/new".to_owned(),
+                lossy_url: "http://x.example/new".to_owned(),
+                text: "Flood news in the city".to_owned(),
+                published_day: Some(day(12, 24)),
+                language: Some("en".to_owned()),
+                extractor_version: "test-1".to_owned(),
+                ..NewStory::default()
+            };
+            let fresh = stories::insert(archive, &new).await.unwrap().story().id;
+            let copy = Member { story_id: fresh, relation: Some("duplicate".to_owned()), score: None };
+            clusters::create(archive, ids[0], &[copy]).await.unwrap();
+            same(archive, &filters).await;
+            // The new story is counted from the facts.
+            let counted = counts(archive, &flood, Period::Day).await.unwrap();
+            assert_eq!(counted.last(), Some(&row(day(12, 24), 1, 1, 1, 1)));
+            // A story moved to another source.
+            archive
+                .execute_unprepared(&format!("UPDATE stories SET source_id = {a} WHERE id = {fresh}"))
+                .await
+                .unwrap();
+            same(archive, &filters).await;
+        }
+
+        async fn kept_facts_follow_a_change_committed_while_they_looked(archive: &Archive) {
+            let (a, b) = craft(archive).await;
+            let filters = filters(archive, a, b).await;
+            archive.keep_facts(true);
+            archive.load_facts().await.unwrap();
+            let ids = ids(archive).await;
+            let flood = crate::query::filter(archive, "flood").await;
+            let before = counts(archive, &flood, Period::Day).await.unwrap();
+            // A story moved to another day in a transaction still running while the facts are
+            // brought up to date: on PostgreSQL after another change was committed, so that
+            // they look past the running one's transaction id (SQLite has one writer at a time).
+            let running = store::testing::uncommitted(
+                archive,
+                &format!("UPDATE stories SET published_day = '2026-12-24' WHERE id = {}", ids[4]),
+            )
+            .await;
+            if archive.backend() == store::Backend::Postgres {
+                move_day(archive, ids[5], day(11, 10)).await;
+            }
+            same(archive, &filters).await;
+            running.commit().await;
+            let after = counts(archive, &flood, Period::Day).await.unwrap();
+            assert_ne!(after, before);
+            assert!(after.contains(&row(day(12, 24), 1, 1, 1, 1)), "{after:?}");
+            same(archive, &filters).await;
         }
     }
 }

@@ -48,6 +48,10 @@
 //! must send their headers within [`HEADER_TIMEOUT`]. The server binds loopback unless told
 //! otherwise and never writes to the archive; SIGINT or SIGTERM stop it after the requests in
 //! flight.
+//!
+//! The server keeps every story's facts (source, day, cluster, language) in memory, read when it
+//! starts and brought up to date before each answer (`store::facts`), so that the chart's counts
+//! and the top sources count a query's matches without a database lookup each.
 
 mod api;
 mod html;
@@ -130,6 +134,15 @@ pub(crate) async fn run(
     writeln!(out, "serving {} on http://{addr}/", archive.display_url())?;
     out.flush()?;
     let archive = Arc::new(archive);
+    // Counts and top sources from every story's facts kept in memory (`store::facts`), read now
+    // beside the first requests rather than by the first chart.
+    archive.keep_facts(true);
+    let loading = Arc::clone(&archive);
+    tokio::spawn(async move {
+        if let Err(err) = loading.load_facts().await {
+            tracing::warn!("cannot read the stories' facts: {err}");
+        }
+    });
     // The routes inside the limits, outermost first.
     let service = ServiceBuilder::new()
         .layer(tower_http::limit::RequestBodyLimitLayer::new(MAX_BODY))
