@@ -12,6 +12,7 @@
 //! branches on the backend, and the store reads the result the same way on both.
 
 use sea_orm_migration::prelude::*;
+use sea_orm_migration::sea_orm::DatabaseBackend;
 
 /// The trait that runs [`Migrator`], re-exported so `store` needs no direct dependency on
 /// sea-orm-migration.
@@ -33,6 +34,25 @@ mod m0014_story_days;
 mod m0015_folded_totals;
 mod m0016_story_words;
 mod m0017_fact_changes;
+
+/// Runs a migration's SQL statements in order. On SQLite, as one batch on one connection: the
+/// pool's other connections may hold the schema from before a trigger was dropped, and SQLite
+/// refuses to create a trigger its stale schema still names ("already exists") without looking
+/// again (found with `m0012`).
+async fn execute<S: AsRef<str>>(
+    manager: &SchemaManager<'_>,
+    statements: &[S],
+) -> Result<(), DbErr> {
+    if manager.get_database_backend() == DatabaseBackend::Sqlite {
+        let batch = statements.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(";\n");
+        manager.get_connection().execute_unprepared(&batch).await?;
+        return Ok(());
+    }
+    for sql in statements {
+        manager.get_connection().execute_unprepared(sql.as_ref()).await?;
+    }
+    Ok(())
+}
 
 /// The archive's migrations, in the order they apply.
 #[derive(Debug)]

@@ -104,21 +104,6 @@ const POSTGRES_DOWN: &[&str] = &[
      USING gin (array_to_tsvector(string_to_array(search_words, ' ')))",
 ];
 
-/// Runs the statements in order. On SQLite, as one batch on one connection: the pool's other
-/// connections may hold the schema from before the triggers were dropped, and SQLite refuses
-/// to create a trigger its stale schema still names ("already exists") without looking again.
-async fn execute(manager: &SchemaManager<'_>, statements: &[&str]) -> Result<(), DbErr> {
-    if manager.get_database_backend() == DatabaseBackend::Sqlite {
-        let batch = statements.join(";\n");
-        manager.get_connection().execute_unprepared(&batch).await?;
-        return Ok(());
-    }
-    for sql in statements {
-        manager.get_connection().execute_unprepared(sql).await?;
-    }
-    Ok(())
-}
-
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
@@ -131,16 +116,16 @@ impl MigrationTrait for Migration {
             )
             .await?;
         match manager.get_database_backend() {
-            DatabaseBackend::Sqlite => execute(manager, SQLITE_UP).await,
-            DatabaseBackend::Postgres => execute(manager, POSTGRES_UP).await,
+            DatabaseBackend::Sqlite => crate::execute(manager, SQLITE_UP).await,
+            DatabaseBackend::Postgres => crate::execute(manager, POSTGRES_UP).await,
             other => Err(DbErr::Migration(format!("the archive does not support {other:?}"))),
         }
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         match manager.get_database_backend() {
-            DatabaseBackend::Sqlite => execute(manager, SQLITE_DOWN).await?,
-            DatabaseBackend::Postgres => execute(manager, POSTGRES_DOWN).await?,
+            DatabaseBackend::Sqlite => crate::execute(manager, SQLITE_DOWN).await?,
+            DatabaseBackend::Postgres => crate::execute(manager, POSTGRES_DOWN).await?,
             other => {
                 return Err(DbErr::Migration(format!("the archive does not support {other:?}")));
             }

@@ -131,34 +131,20 @@ const POSTGRES_DOWN: &[&str] = &[
     "DROP TABLE IF EXISTS story_days",
 ];
 
-/// Runs the statements in order; on SQLite as one batch on one connection (see `m0012`: the
-/// pool's other connections may hold a stale schema).
-async fn execute(manager: &SchemaManager<'_>, statements: &[&str]) -> Result<(), DbErr> {
-    if manager.get_database_backend() == DatabaseBackend::Sqlite {
-        let batch = statements.join(";\n");
-        manager.get_connection().execute_unprepared(&batch).await?;
-        return Ok(());
-    }
-    for sql in statements {
-        manager.get_connection().execute_unprepared(sql).await?;
-    }
-    Ok(())
-}
-
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         match manager.get_database_backend() {
-            DatabaseBackend::Sqlite => execute(manager, SQLITE_UP).await,
-            DatabaseBackend::Postgres => execute(manager, POSTGRES_UP).await,
+            DatabaseBackend::Sqlite => crate::execute(manager, SQLITE_UP).await,
+            DatabaseBackend::Postgres => crate::execute(manager, POSTGRES_UP).await,
             other => Err(DbErr::Migration(format!("the archive does not support {other:?}"))),
         }
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         match manager.get_database_backend() {
-            DatabaseBackend::Sqlite => execute(manager, SQLITE_DOWN).await,
-            DatabaseBackend::Postgres => execute(manager, POSTGRES_DOWN).await,
+            DatabaseBackend::Sqlite => crate::execute(manager, SQLITE_DOWN).await,
+            DatabaseBackend::Postgres => crate::execute(manager, POSTGRES_DOWN).await,
             other => Err(DbErr::Migration(format!("the archive does not support {other:?}"))),
         }
     }

@@ -259,37 +259,20 @@ const POSTGRES_DOWN: &[&str] = &[
     "DROP TABLE IF EXISTS cluster_periods",
 ];
 
-/// Runs the statements in order; on SQLite as one batch on one connection (see `m0012`: the
-/// pool's other connections may hold a stale schema).
-async fn execute<S: AsRef<str>>(
-    manager: &SchemaManager<'_>,
-    statements: &[S],
-) -> Result<(), DbErr> {
-    if manager.get_database_backend() == DatabaseBackend::Sqlite {
-        let batch = statements.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(";\n");
-        manager.get_connection().execute_unprepared(&batch).await?;
-        return Ok(());
-    }
-    for sql in statements {
-        manager.get_connection().execute_unprepared(sql.as_ref()).await?;
-    }
-    Ok(())
-}
-
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         match manager.get_database_backend() {
-            DatabaseBackend::Sqlite => execute(manager, &sqlite_up()).await,
-            DatabaseBackend::Postgres => execute(manager, &postgres_up()).await,
+            DatabaseBackend::Sqlite => crate::execute(manager, &sqlite_up()).await,
+            DatabaseBackend::Postgres => crate::execute(manager, &postgres_up()).await,
             other => Err(DbErr::Migration(format!("the archive does not support {other:?}"))),
         }
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         match manager.get_database_backend() {
-            DatabaseBackend::Sqlite => execute(manager, SQLITE_DOWN).await,
-            DatabaseBackend::Postgres => execute(manager, POSTGRES_DOWN).await,
+            DatabaseBackend::Sqlite => crate::execute(manager, SQLITE_DOWN).await,
+            DatabaseBackend::Postgres => crate::execute(manager, POSTGRES_DOWN).await,
             other => Err(DbErr::Migration(format!("the archive does not support {other:?}"))),
         }
     }

@@ -85,26 +85,19 @@ const POSTGRES_DOWN: &[&str] = &[
     "DROP TABLE IF EXISTS fact_changes",
 ];
 
-async fn execute(manager: &SchemaManager<'_>, statements: &[&str]) -> Result<(), DbErr> {
-    for sql in statements {
-        manager.get_connection().execute_unprepared(sql).await?;
-    }
-    Ok(())
-}
-
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         match manager.get_database_backend() {
-            DatabaseBackend::Sqlite => execute(manager, SQLITE_UP).await,
-            _ => execute(manager, POSTGRES_UP).await,
+            DatabaseBackend::Sqlite => crate::execute(manager, SQLITE_UP).await,
+            _ => crate::execute(manager, POSTGRES_UP).await,
         }
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         match manager.get_database_backend() {
-            DatabaseBackend::Sqlite => execute(manager, SQLITE_DOWN).await,
-            _ => execute(manager, POSTGRES_DOWN).await,
+            DatabaseBackend::Sqlite => crate::execute(manager, SQLITE_DOWN).await,
+            _ => crate::execute(manager, POSTGRES_DOWN).await,
         }
     }
 }

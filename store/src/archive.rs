@@ -282,6 +282,23 @@ impl Archive {
         self.db.begin_with_options(options).await.doing("starting a transaction")
     }
 
+    /// The one text value `statement` returns (an aggregate: `group_concat`, `string_agg`), empty
+    /// when it returns no row or NULL. Lists of thousands of ids or records come back this way
+    /// because the driver hands each row of a result from its thread to ours on its own.
+    pub(crate) async fn one_text(
+        &self,
+        statement: sea_orm::Statement,
+        doing: &'static str,
+    ) -> Result<String> {
+        let value: Option<Option<String>> = self
+            .db
+            .query_one_raw(statement)
+            .await
+            .and_then(|row| row.map(|row| row.try_get_by_index(0)).transpose())
+            .doing(doing)?;
+        Ok(value.flatten().unwrap_or_default())
+    }
+
     /// Closes every connection, flushing SQLite's write-ahead log.
     pub async fn close(self) -> Result<()> {
         self.db.close().await.doing("closing the archive")

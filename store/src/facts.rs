@@ -272,14 +272,8 @@ pub(crate) async fn tally(
     match matching {
         None => (1..facts.stories()).for_each(|id| counter.add(id)),
         Some(statement) => {
-            let list: Option<String> = archive
-                .db
-                .query_one_raw(statement)
-                .await
-                .and_then(|row| row.map(|row| row.try_get_by_index(0)).transpose())
-                .doing("listing the query's matches")?
-                .flatten();
-            for id in ids(list.as_deref().unwrap_or_default()) {
+            let list = archive.one_text(statement, "listing the query's matches").await?;
+            for id in ids(&list) {
                 if let Ok(id) = usize::try_from(id) {
                     counter.add(id);
                 }
@@ -476,14 +470,8 @@ async fn pending(archive: &Archive, horizon: &Horizon) -> Result<Pending> {
             "SELECT group_concat(story_id) FROM fact_changes WHERE seq > ? AND seq <= ?",
             [horizon.end.into(), end.end.into()],
         );
-        let list: Option<String> = archive
-            .db
-            .query_one_raw(statement)
-            .await
-            .and_then(|row| row.map(|row| row.try_get_by_index(0)).transpose())
-            .doing("reading the log of changed stories")?
-            .flatten();
-        return Ok(Pending::Changed(end, ids(list.as_deref().unwrap_or_default()).collect()));
+        let list = archive.one_text(statement, "reading the log of changed stories").await?;
+        return Ok(Pending::Changed(end, ids(&list).collect()));
     }
     // In one statement, so in one snapshot: the changes of the transactions that had finished
     // before the last look and were not running then were seen then.
@@ -606,14 +594,9 @@ async fn read_rows(archive: &Archive, condition: &str, facts: &mut Facts) -> Res
              FROM stories WHERE {condition}"
         ),
     };
-    let list: Option<String> = archive
-        .db
-        .query_one_raw(Statement::from_string(backend, sql))
-        .await
-        .and_then(|row| row.map(|row| row.try_get_by_index(0)).transpose())
-        .doing("reading the stories' facts")?
-        .flatten();
-    let list = list.unwrap_or_default();
+    let list = archive
+        .one_text(Statement::from_string(backend, sql), "reading the stories' facts")
+        .await?;
     let mut rest = list.as_str();
     while !rest.is_empty() {
         let Some(row) = parse_row(&mut rest) else {

@@ -816,6 +816,12 @@ pub async fn page(
 /// million stories, `m × 8 µs` against `2 × 10⁹ / m µs`, equal near 16,000 (docs/research.md).
 const COMMON_MATCHES: i64 = 16_000;
 
+/// PostgreSQL settings for the rest of a transaction that leave its planner only the bitmap paths:
+/// a text query's matches come from the GIN index, not from a walk along another index that reads
+/// each story's terms from TOAST ([`phrase_page`], top words' sample).
+pub(crate) const BITMAP_ONLY: &str =
+    "SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = off";
+
 /// A page of a query with a phrase, on PostgreSQL. Its planner walks the primary key testing each
 /// story's terms, a read of the story's `search_terms` from TOAST that it does not count, expecting
 /// a phrase's pair (never among the index's most common elements) in 0.5% of the stories: for a
@@ -832,9 +838,7 @@ async fn phrase_page(
 ) -> Result<Vec<Story>> {
     let doing = "reading a page of stories";
     let txn = archive.begin_write().await?;
-    txn.execute_unprepared("SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = off")
-        .await
-        .doing(doing)?;
+    txn.execute_unprepared(BITMAP_ONLY).await.doing(doing)?;
     let probe = sea_orm::Statement::from_sql_and_values(
         DatabaseBackend::Postgres,
         format!(

@@ -203,9 +203,7 @@ async fn postgres_sample(
 ) -> Result<Vec<(i64, Option<i64>, Option<String>)>> {
     let doing = "reading stories for their words";
     let txn = archive.begin_write().await?;
-    txn.execute_unprepared("SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = off")
-        .await
-        .doing(doing)?;
+    txn.execute_unprepared(crate::stories::BITMAP_ONLY).await.doing(doing)?;
     let rows = txn
         .query_all_raw(DatabaseBackend::Postgres.build(select))
         .await
@@ -229,15 +227,9 @@ async fn sqlite_sample(
          IFNULL(words, char(1)), char(30)) FROM ({}) AS sample",
         statement.sql
     );
-    let joined: Option<String> = archive
-        .db
-        .query_one_raw(statement)
-        .await
-        .and_then(|row| row.map(|row| row.try_get_by_index(0)).transpose())
-        .doing("reading stories for their words")?
-        .flatten();
+    let joined = archive.one_text(statement, "reading stories for their words").await?;
     let mut rows = Vec::new();
-    for record in joined.as_deref().unwrap_or_default().split('\u{1e}') {
+    for record in joined.split('\u{1e}') {
         let mut fields = record.splitn(3, ' ');
         let (Some(id), Some(representative), Some(words)) =
             (fields.next(), fields.next(), fields.next())
