@@ -7,14 +7,16 @@
 //! Tags every sentence of the files (gold tokenisation) repeatedly for at least two seconds and
 //! prints tokens per second, then the same for raw text through `Tagger::tag_text`. Seconds are
 //! the thread's time on a CPU (Linux `/proc/thread-self/schedstat`), so other processes on a
-//! busy machine do not count; where that file is missing, wall-clock time.
+//! busy machine do not count; where that file is missing, wall-clock time. For Turkish, whose
+//! model remembers each word's root-lexicon hint per thread (so every round after the first
+//! finds them all), it also prints what computing the hints alone costs.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use dedup::tagger::Tagger;
 use dedup::tagger::conllu::{self, Line};
+use dedup::tagger::{Analyser, Tagger, turkish};
 
 /// Nanoseconds this thread has run on a CPU, or since `start` when that is unknown.
 fn cpu_seconds(start: Instant) -> f64 {
@@ -89,6 +91,23 @@ fn main() -> ExitCode {
         (raw_tokens as u64 * rounds) as f64 / seconds,
         document.len() as f64 / 1e6
     );
+    if tagger.model().is_some_and(|model| model.analyser() == Analyser::TurkishRoots) {
+        // The tagging above remembers each word's hint after its first round; this is what a
+        // word seen for the first time costs on top of tagging.
+        let (mut rounds, start) = (0_u64, Instant::now());
+        let cpu = cpu_seconds(start);
+        while start.elapsed() < Duration::from_secs(2) {
+            for word in sentences.iter().flatten() {
+                checksum += turkish::hint(word).len();
+            }
+            rounds += 1;
+        }
+        let seconds = cpu_seconds(start) - cpu;
+        println!(
+            "{language}: {:.0} words/s computing root-lexicon hints, none remembered",
+            (tokens as u64 * rounds) as f64 / seconds
+        );
+    }
     std::hint::black_box(checksum);
     ExitCode::SUCCESS
 }

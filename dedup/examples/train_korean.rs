@@ -221,6 +221,7 @@ fn run() -> Result<(), String> {
             second_pass: options.second_pass,
             balance_content: options.balance_content,
             contractions: Vec::new(),
+            analyser: Default::default(),
         };
         let started = Instant::now();
         let model = train::train(&config, &tagged, |_| {});

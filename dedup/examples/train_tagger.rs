@@ -12,7 +12,7 @@
 //! `--tune` (five-fold cross-validation inside the training part instead: how settings were
 //! chosen; writes nothing), `--epochs 40`, `--bits 19`, `--dropout 400` and
 //! `--word-dropout 100` (per mille), `--seed N`, `--two-pass`, `--unbalanced` (no content
-//! bias), `--without UD_Italian-TWITTIRO,...` (leave treebanks out of training, to choose which
+//! bias), `--no-analyser` (Turkish without its root lexicon's hints), `--without UD_Italian-TWITTIRO,...` (leave treebanks out of training, to choose which
 //! to combine; their test data stay), `--surface` (surface copies of sentences with multiword
 //! tokens in every language, not only those whose plan has them). A language whose data may not
 //! ship (Polish, GNU GPL) is trained and measured but never written. Standard error also gives,
@@ -29,7 +29,7 @@ use std::time::Instant;
 
 use dedup::tagger::conllu::{self, Line};
 use dedup::tagger::train::{self, TaggedSentence, TrainConfig};
-use dedup::tagger::{Model, Tagger, Upos, is_content};
+use dedup::tagger::{Analyser, Model, Tagger, Upos, is_content};
 
 /// One sentence of a treebank.
 struct Sentence {
@@ -193,6 +193,8 @@ struct Plan {
     /// Whether sentences with multiword tokens are also trained on as raw text has them
     /// ([`training_sentences`]).
     surface: bool,
+    /// The analyser whose hints the model is trained with and computes (Turkish roots).
+    analyser: Analyser,
 }
 
 const PLANS: &[Plan] = &[
@@ -203,6 +205,7 @@ const PLANS: &[Plan] = &[
         split: &[],
         ship: true,
         surface: false,
+        analyser: Analyser::None,
     },
     Plan {
         code: "pt",
@@ -211,6 +214,7 @@ const PLANS: &[Plan] = &[
         split: &[],
         ship: true,
         surface: false,
+        analyser: Analyser::None,
     },
     Plan {
         code: "fr",
@@ -225,6 +229,7 @@ const PLANS: &[Plan] = &[
         ],
         ship: true,
         surface: false,
+        analyser: Analyser::None,
     },
     Plan {
         code: "de",
@@ -236,6 +241,7 @@ const PLANS: &[Plan] = &[
         ],
         ship: true,
         surface: false,
+        analyser: Analyser::None,
     },
     Plan {
         code: "es",
@@ -247,6 +253,7 @@ const PLANS: &[Plan] = &[
         ],
         ship: true,
         surface: false,
+        analyser: Analyser::None,
     },
     Plan {
         code: "da",
@@ -258,6 +265,7 @@ const PLANS: &[Plan] = &[
         ],
         ship: true,
         surface: false,
+        analyser: Analyser::None,
     },
     Plan {
         code: "nl",
@@ -269,6 +277,7 @@ const PLANS: &[Plan] = &[
         ],
         ship: true,
         surface: false,
+        analyser: Analyser::None,
     },
     Plan {
         code: "id",
@@ -280,6 +289,7 @@ const PLANS: &[Plan] = &[
         ],
         ship: true,
         surface: true,
+        analyser: Analyser::None,
     },
     Plan {
         code: "it",
@@ -298,6 +308,7 @@ const PLANS: &[Plan] = &[
         split: &[],
         ship: true,
         surface: true,
+        analyser: Analyser::None,
     },
     Plan {
         code: "ru",
@@ -311,6 +322,7 @@ const PLANS: &[Plan] = &[
         ],
         ship: true,
         surface: false,
+        analyser: Analyser::None,
     },
     Plan {
         code: "pl",
@@ -323,6 +335,7 @@ const PLANS: &[Plan] = &[
         // LFG is under the GNU GPL 3.0: a model derived from it is not shipped (docs/tagger.md).
         ship: false,
         surface: false,
+        analyser: Analyser::None,
     },
     Plan {
         code: "tr",
@@ -334,6 +347,7 @@ const PLANS: &[Plan] = &[
         ],
         ship: true,
         surface: true,
+        analyser: Analyser::TurkishRoots,
     },
 ];
 
@@ -353,6 +367,8 @@ struct Options {
     second_pass: bool,
     balance_content: bool,
     seed: u64,
+    /// Train without the plans' analysers (to measure what they bring).
+    no_analyser: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -371,6 +387,7 @@ fn parse_options() -> Result<Options, String> {
         second_pass: false,
         balance_content: true,
         seed: 0x6d6f_7267_7565,
+        no_analyser: false,
     };
     let mut ud = None;
     while let Some(arg) = args.next() {
@@ -388,6 +405,7 @@ fn parse_options() -> Result<Options, String> {
             "--two-pass" => options.second_pass = true,
             "--seed" => options.seed = value("--seed")?.parse().map_err(|e| format!("{e}"))?,
             "--unbalanced" => options.balance_content = false,
+            "--no-analyser" => options.no_analyser = true,
             "--word-dropout" => {
                 options.word_dropout =
                     value("--word-dropout")?.parse().map_err(|e| format!("{e}"))?
@@ -532,6 +550,7 @@ fn run() -> Result<(), String> {
         if options.only.as_ref().is_some_and(|only| !only.iter().any(|code| code == plan.code)) {
             continue;
         }
+        let analyser = if options.no_analyser { Analyser::None } else { plan.analyser };
         let mut train_set = Vec::new();
         let mut test_sets: Vec<(String, Vec<Sentence>)> = Vec::new();
         let mut sources = Vec::new();
@@ -576,6 +595,7 @@ fn run() -> Result<(), String> {
                     balance_content: options.balance_content,
                     contractions: contractions(train_set.iter().filter(|s| fold(s) != k)),
                     word_dropout: options.word_dropout,
+                    analyser,
                 };
                 let model = train::train(&config, &train, |_| {});
                 let vocabulary: std::collections::HashSet<String> =
@@ -653,6 +673,7 @@ fn run() -> Result<(), String> {
             balance_content: options.balance_content,
             contractions: contractions(train_set.iter()),
             word_dropout: options.word_dropout,
+            analyser,
         };
         let started = Instant::now();
         let model = train::train(&config, &tagged, |report| {

@@ -42,9 +42,10 @@ mod model;
 mod segment;
 mod tokenize;
 pub mod train;
+pub mod turkish;
 mod upos;
 
-pub use model::{Model, ModelError};
+pub use model::{Analyser, Model, ModelError};
 pub use tokenize::{sentences, tokenize};
 pub use upos::{UnknownTag, Upos, is_content};
 

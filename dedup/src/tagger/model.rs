@@ -1,18 +1,20 @@
 //! A trained model: a hashed table of integer weights, its binary format, and greedy decoding.
 //!
-//! # The binary format (version 1)
+//! # The binary format (versions 1 and 2)
 //!
-//! All integers are little-endian.
+//! All integers are little-endian. Version 2 differs only by the `analyser` byte; a model
+//! without an analyser is written as version 1, so those files stay as they were.
 //!
 //! | field | bytes | meaning |
 //! | --- | --- | --- |
-//! | magic | 8 | `MGUPOS\0\x01` |
+//! | magic | 8 | `MGUPOS\0\x01`, or `MGUPOS\0\x02` for version 2 |
 //! | feature set | 4 | the feature templates' version the weights were trained for |
 //! | tags | 1 | the number of tags, 17 |
 //! | bits | 1 | the table has `2^bits` rows, one per feature hash bucket |
 //! | scale | 4 | f32, stored weight = averaged perceptron weight × scale, rounded (informative) |
 //! | language | 1 + n | length, then the ISO 639-1 code in UTF-8 |
 //! | description | 2 + n | length, then what the model was trained on, in UTF-8 |
+//! | analyser | 1 | version 2 only: the [`Analyser`] whose hints the model computes for every token, 1 for Turkish roots |
 //! | content bias | 4 | i32, taken off the content tags' scores before choosing |
 //! | passes | 1 | 1, or 2 when a second weight table follows the first |
 //! | then, per pass: rows | 4 | how many rows follow (rows whose weights are all zero are left out) |
@@ -31,6 +33,46 @@ use super::lexicon::{self, Lexicon};
 use super::upos::Upos;
 
 const MAGIC: &[u8; 8] = b"MGUPOS\0\x01";
+/// The magic bytes of version 2, which has the analyser byte.
+const MAGIC_2: &[u8; 8] = b"MGUPOS\0\x02";
+
+/// An analyser of the model's language whose hint (see `TokenInfo::with_hint`) the model
+/// computes for every token itself, as it was trained: unlike the Chinese and Korean hints,
+/// which their segmenters pass in, these need nothing but the token.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Analyser {
+    /// No hints of its own.
+    #[default]
+    None,
+    /// The Turkish root lexicon (`turkish.rs`): the longest root a word starts with, its
+    /// classes and the suffixes after it.
+    TurkishRoots,
+}
+
+impl Analyser {
+    fn code(self) -> u8 {
+        match self {
+            Analyser::None => 0,
+            Analyser::TurkishRoots => 1,
+        }
+    }
+
+    fn from_code(code: u8) -> Option<Analyser> {
+        match code {
+            0 => Some(Analyser::None),
+            1 => Some(Analyser::TurkishRoots),
+            _ => None,
+        }
+    }
+
+    /// The hint of `token`, if the analyser gives hints.
+    pub(crate) fn hint(self, token: &str) -> Option<String> {
+        match self {
+            Analyser::None => None,
+            Analyser::TurkishRoots => Some(super::turkish::hint(token)),
+        }
+    }
+}
 const TAGS: usize = Upos::COUNT;
 
 /// A model file that cannot be used.
@@ -56,6 +98,8 @@ pub struct Model {
     /// Taken off the scores of the content tags before choosing, to balance the content class's
     /// precision and recall.
     content_bias: i32,
+    /// The analyser whose hints every token gets when none are passed in.
+    analyser: Analyser,
     /// The first pass: `2^bits` rows of `TAGS` weights.
     first: Vec<i8>,
     /// The second pass, which also sees the first pass's tags of the tokens ahead.
@@ -92,9 +136,20 @@ impl Model {
             description: description.to_owned(),
             lexicon,
             content_bias: 0,
+            analyser: Analyser::None,
             first,
             second,
         }
+    }
+
+    /// The analyser whose hints the model computes for every token.
+    pub fn analyser(&self) -> Analyser {
+        self.analyser
+    }
+
+    /// Sets the analyser whose hints the model computes for every token (as it was trained).
+    pub(crate) fn set_analyser(&mut self, analyser: Analyser) {
+        self.analyser = analyser;
     }
 
     /// The ISO 639-1 code of the model's language.
@@ -108,15 +163,19 @@ impl Model {
     }
 
     /// The token information the features look at, lexicon classes included; with `hints`
-    /// (one per token, as the model was trained: Chinese), each token's hint too.
+    /// (one per token, as the model was trained: Chinese), each token's hint too. Without,
+    /// each token gets the hint of the model's own [`Analyser`], if it has one.
     pub(crate) fn infos(&self, tokens: &[&str], hints: Option<&[&str]>) -> Vec<TokenInfo> {
         tokens
             .iter()
             .enumerate()
             .map(|(i, token)| {
-                let mut info = match hints.and_then(|hints| hints.get(i)) {
-                    Some(hint) => TokenInfo::with_hint(token, hint),
-                    None => TokenInfo::new(token),
+                let mut info = match (hints.and_then(|hints| hints.get(i)), self.analyser) {
+                    (Some(hint), _) => TokenInfo::with_hint(token, hint),
+                    (None, Analyser::TurkishRoots) if hints.is_none() => {
+                        super::turkish::with_hint(token, |hint| TokenInfo::with_hint(token, hint))
+                    }
+                    (None, _) => TokenInfo::new(token),
                 };
                 info.class = self.lexicon.class(info.lower());
                 if info.class == lexicon::UNKNOWN {
@@ -176,7 +235,8 @@ impl Model {
     /// The model in its binary format.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(1 << 20);
-        out.extend_from_slice(MAGIC);
+        let version_2 = self.analyser != Analyser::None;
+        out.extend_from_slice(if version_2 { MAGIC_2 } else { MAGIC });
         out.extend_from_slice(&features::FEATURE_SET.to_le_bytes());
         out.push(TAGS as u8);
         out.push(self.bits);
@@ -187,6 +247,9 @@ impl Model {
         let description = truncate(&self.description, u16::MAX as usize);
         out.extend_from_slice(&(description.len() as u16).to_le_bytes());
         out.extend_from_slice(description.as_bytes());
+        if version_2 {
+            out.push(self.analyser.code());
+        }
         out.extend_from_slice(&self.content_bias.to_le_bytes());
         out.push(if self.second.is_some() { 2 } else { 1 });
         write_table(&mut out, &self.first);
@@ -209,7 +272,9 @@ impl Model {
     /// Reads a model written by [`Model::to_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
         let error = |what: &str| ModelError(what.to_owned());
-        if bytes.len() < MAGIC.len() + 8 || &bytes[..MAGIC.len()] != MAGIC {
+        let magic = bytes.get(..MAGIC.len());
+        let version_2 = magic == Some(MAGIC_2);
+        if bytes.len() < MAGIC.len() + 8 || !(version_2 || magic == Some(MAGIC)) {
             return Err(error("not a morgue tagger model (bad magic bytes)"));
         }
         let (body, checksum) = bytes.split_at(bytes.len() - 8);
@@ -236,6 +301,11 @@ impl Model {
         let language = input.text(length)?;
         let length = usize::from(u16::from_le_bytes(input.array()?));
         let description = input.text(length)?;
+        let analyser = if version_2 {
+            Analyser::from_code(input.byte()?).ok_or_else(|| error("unknown analyser"))?
+        } else {
+            Analyser::None
+        };
         let content_bias = i32::from_le_bytes(input.array()?);
         let passes = input.byte()?;
         let first = input.table(bits)?;
@@ -261,7 +331,17 @@ impl Model {
         if input.at != body.len() {
             return Err(error("trailing bytes"));
         }
-        Ok(Model { bits, scale, language, description, lexicon, content_bias, first, second })
+        Ok(Model {
+            bits,
+            scale,
+            language,
+            description,
+            lexicon,
+            content_bias,
+            analyser,
+            first,
+            second,
+        })
     }
 }
 
@@ -497,6 +577,31 @@ mod tests {
         let bytes = model.to_bytes();
         assert_eq!(Model::from_bytes(&bytes), Ok(model.clone()));
         assert_eq!(Model::from_bytes(&bytes).unwrap().to_bytes(), bytes);
+    }
+
+    #[test]
+    fn an_analyser_is_kept_and_only_then_version_2() {
+        let plain = small_model().to_bytes();
+        assert_eq!(&plain[..8], MAGIC);
+        let mut model = small_model();
+        model.set_analyser(Analyser::TurkishRoots);
+        let bytes = model.to_bytes();
+        assert_eq!(&bytes[..8], MAGIC_2);
+        assert_eq!(bytes.len(), plain.len() + 1);
+        let read = Model::from_bytes(&bytes).unwrap();
+        assert_eq!(read.analyser(), Analyser::TurkishRoots);
+        assert_eq!(read, model);
+        assert_eq!(Model::from_bytes(&plain).unwrap().analyser(), Analyser::None);
+        let mut unknown = bytes.clone();
+        let at = bytes.len() - 8;
+        // An analyser code the build does not know is refused, not misread.
+        let code_at = 8 + 4 + 1 + 1 + 4 + 1 + 2 + 2 + "a test model: ünïcode".len();
+        assert_eq!(unknown[code_at], 1);
+        unknown[code_at] = 9;
+        let checksum = features::hash_bytes(0, &unknown[..at]);
+        unknown[at..].copy_from_slice(&checksum.to_le_bytes());
+        let error = Model::from_bytes(&unknown).unwrap_err();
+        assert!(error.to_string().contains("analyser"), "{error}");
     }
 
     #[test]

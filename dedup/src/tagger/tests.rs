@@ -17,6 +17,9 @@ fn every_shipped_model_loads_and_tags() {
         assert_eq!(tagger.method(), Method::Model, "{code}");
         assert_eq!(tagger.model().map(Model::language), Some(code));
         assert_eq!(tagger.tag(&["2024", "."]).len(), 2);
+        // Only Turkish computes hints of its own (its root lexicon).
+        let analyser = if code == "tr" { Analyser::TurkishRoots } else { Analyser::None };
+        assert_eq!(tagger.model().map(Model::analyser), Some(analyser), "{code}");
     }
     for code in ["ja", "zh", "ZH-hant", "ko"] {
         let tagger = Tagger::for_language(code);
@@ -170,6 +173,7 @@ fn toy_config() -> TrainConfig {
         second_pass: false,
         balance_content: true,
         contractions: vec![("thedog".to_owned(), Upos::Det, 2), ("the".to_owned(), Upos::Adp, 9)],
+        analyser: Default::default(),
     }
 }
 

@@ -9,7 +9,7 @@
 use super::features::ANALOGIES;
 use super::features::{self, TokenInfo};
 use super::lexicon::{self, Counts, Lexicon};
-use super::model::{self, Model, Weights};
+use super::model::{self, Analyser, Model, Weights};
 use super::upos::{Upos, is_content};
 
 const TAGS: usize = Upos::COUNT;
@@ -71,6 +71,9 @@ pub struct TrainConfig {
     /// Forms seen as a multiword token at least ten times as often as as a word are entered in
     /// the lexicon as sure of their tag.
     pub contractions: Vec<(String, Upos, u32)>,
+    /// The analyser whose hints every sentence without hints of its own is trained with, and
+    /// which the model then computes for every token it tags (Turkish: its root lexicon).
+    pub analyser: Analyser,
 }
 
 /// What one epoch did, for progress reports.
@@ -274,6 +277,23 @@ pub fn train(
     mut progress: impl FnMut(EpochReport),
 ) -> Model {
     assert!((8..=24).contains(&config.bits), "bits must be in 8..=24");
+    let hinted: Vec<TaggedSentence>;
+    let sentences = if config.analyser == Analyser::None {
+        sentences
+    } else {
+        hinted = sentences
+            .iter()
+            .map(|sentence| {
+                let mut sentence = sentence.clone();
+                if sentence.hints.is_empty() {
+                    sentence.hints =
+                        sentence.words.iter().filter_map(|w| config.analyser.hint(w)).collect();
+                }
+                sentence
+            })
+            .collect();
+        &hinted
+    };
     let usable: Vec<&TaggedSentence> = sentences
         .iter()
         .filter(|sentence| {
@@ -335,6 +355,7 @@ pub fn train(
     if config.balance_content {
         model.set_content_bias(balance(&mut margins));
     }
+    model.set_analyser(config.analyser);
     model
 }
 
