@@ -5,7 +5,8 @@
 //! A UD Korean word is an eojeol: `서울입니다` is one word (`NNP+VCP+EF`), tagged as a whole
 //! (`VERB`), and an eojeol's tag depends on its first and last morphemes alike (a noun with a
 //! case particle `에` is `ADV`, with `를` `NOUN`). So the tag comes from a table learned from
-//! the dev splits of UD Korean-Kaist and -GSD (`dedup/models/ko/eojeol-upos.tsv`, written by
+//! four fifths of the dev and test sentences of UD Korean-Kaist and -GSD
+//! (`dedup/models/ko/eojeol-upos.tsv`, written by
 //! `train_korean`; see `docs/tagger.md`), looked up with the analysed morphemes
 //! at six levels of detail, the most detailed first:
 //!
@@ -22,8 +23,8 @@
 //! is a proper noun `PROPN` rather than `NOUN` ([`table_tags`]).
 //!
 //! The table cannot see the words around an eojeol, so the tag is chosen by the tagger's
-//! averaged perceptron (`dedup/models/ko/ko.upos`, trained by `train_korean` on the same dev
-//! splits) over the eojeols, each hinted by its table tag and its morphemes' tags
+//! averaged perceptron (`dedup/models/ko/ko.upos`, trained by `train_korean` on the same
+//! sentences) over the eojeols, each hinted by its table tag and its morphemes' tags
 //! ([`hint_with`] in the style [`HINT_STYLE`]); the model's word, suffix and context features
 //! see the neighbouring eojeols too. Punctuation stays `PUNCT` or `SYM`, and a `NOUN` whose
 //! first morpheme is `NNP` is made `PROPN` as before ([`PROPN_RULE`]).
