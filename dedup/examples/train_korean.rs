@@ -43,6 +43,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+#[path = "common/fifth.rs"]
+mod fifth;
 #[path = "common/placed.rs"]
 mod placed;
 
@@ -190,7 +192,7 @@ fn run() -> Result<(), String> {
             }
             let (held, kept): (Vec<Analysed>, Vec<Analysed>) = pooled
                 .into_iter()
-                .partition(|a| fnv1a(&format!("{folder}/{}", a.sentence.text)).is_multiple_of(5));
+                .partition(|a| fifth::held_apart(&format!("{folder}/{}", a.sentence.text)));
             if !kept.is_empty() {
                 rest.push((folder, kept));
                 fifth.push((folder, held));
@@ -305,12 +307,6 @@ fn run() -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// The FNV-1a hash of `text` (as `train_tagger` holds sentences apart).
-fn fnv1a(text: &str) -> u64 {
-    text.bytes()
-        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
 }
 
 /// A table's text parsed as the tagger parses it, with owned keys.

@@ -27,6 +27,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+#[path = "common/fifth.rs"]
+mod fifth;
+
 use dedup::tagger::conllu::{self, Line};
 use dedup::tagger::train::{self, TaggedSentence, TrainConfig};
 use dedup::tagger::{Analyser, Model, Tagger, Upos, is_content};
@@ -160,22 +163,16 @@ fn read_treebank(path: &Path) -> Result<Vec<Sentence>, String> {
     Ok(sentences)
 }
 
-/// FNV-1a, 64 bits: decides the held-apart sentences.
-fn fnv1a(text: &str) -> u64 {
-    text.bytes()
-        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
-}
-
 /// A sentence of a treebank without a train split is held apart for testing when the FNV-1a
 /// hash of `treebank/sent_id` is 0 modulo 5: a fixed fifth of the sentences.
 fn held_apart(treebank: &str, sentence: &Sentence) -> bool {
-    fnv1a(&format!("{treebank}/{}", sentence.id)).is_multiple_of(5)
+    fifth::held_apart(&format!("{treebank}/{}", sentence.id))
 }
 
 /// With `--tune`, settings are chosen by five-fold cross-validation inside the training part:
 /// the fold of a sentence.
 fn fold(sentence: &Sentence) -> u64 {
-    fnv1a(&format!("tune/{}", sentence.id)) % 5
+    fifth::fnv1a(&format!("tune/{}", sentence.id)) % 5
 }
 
 /// Where a model's data comes from.
