@@ -9,7 +9,8 @@
 //! are stored with their method, every score and the thresholds in force; stored links that the
 //! batch makes conflict (a story linked to two template twins, `dedup`'s `conflict.rs`) are
 //! deleted; the touched clusters are rewritten; the new signatures are stored last, so a crash halfway only means the batch is
-//! compared again (links are unique per pair and method, clusters are rewritten whole).
+//! compared again (links are unique per pair and method, clusters are rewritten whole). After the
+//! batches, the log of changed facts is trimmed to its latest rows ([`Archive::trim_fact_changes`]).
 //!
 //! One batch runs at a time over an archive, whoever runs it (`morgue run --dedup`'s workers, or
 //! `morgue dedup` through [`compare_new_as`]): it holds the archive's dedup claim
@@ -171,6 +172,12 @@ pub async fn compare_new(archive: &Archive, deduper: &Arc<Deduper>) -> Result<Do
         store_signatures(archive, &new, &batch).await?;
         stories_done += batch.len() as u64;
         tracing::info!(stories = stories_done, links = links_found, "deduplicating");
+    }
+    if stories_done > 0 {
+        // The log of changed facts that long-lived readers follow grows with every story and
+        // cluster change: kept to its latest rows (`store::facts`).
+        let trimmed = archive.trim_fact_changes().await?;
+        tracing::debug!(rows = trimmed, "log of changed facts trimmed");
     }
     Ok(Done {
         stories: stories_done,

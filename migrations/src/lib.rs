@@ -34,6 +34,7 @@ mod m0014_story_days;
 mod m0015_folded_totals;
 mod m0016_story_words;
 mod m0017_fact_changes;
+mod m0018_fact_changes_trimmed;
 
 /// Runs a migration's SQL statements in order. On SQLite, as one batch on one connection: the
 /// pool's other connections may hold the schema from before a trigger was dropped, and SQLite
@@ -78,6 +79,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0015_folded_totals::Migration),
             Box::new(m0016_story_words::Migration),
             Box::new(m0017_fact_changes::Migration),
+            Box::new(m0018_fact_changes_trimmed::Migration),
         ]
     }
 }

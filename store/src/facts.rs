@@ -28,6 +28,13 @@
 //! began; one committed while it runs may or may not be in it (a story stored after the facts
 //! were brought up to date and listed by the index is not counted), as with the SQL path's
 //! several statements.
+//!
+//! **A bounded log**: [`Archive::trim_fact_changes`] (after each dedup batch) keeps the log's
+//! latest rows, as many as an eighth of the highest story id and at least 10,000, and records
+//! below which key the rows are gone (`fact_changes_trimmed`, migration
+//! `m0018_fact_changes_trimmed`). A process that last looked before that key reads every story's
+//! facts again, which it would have done anyway for that many changes; the mark is read in the
+//! same statement as the rows, so never from a log with a hole in it.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -191,6 +198,62 @@ impl Archive {
         }
         let facts = current(self).await?;
         Ok(facts.stories())
+    }
+
+    /// Trims the log of changed stories to its latest rows: as many as an eighth of the highest
+    /// story id, and at least 10,000 (module docs of [`crate::facts`]); returns how many rows
+    /// it deleted. A process whose kept facts are further behind reads them all again.
+    pub async fn trim_fact_changes(&self) -> Result<u64> {
+        let backend = self.db.get_database_backend();
+        let table = facts_table(backend);
+        let row: Option<(Option<i64>,)> = self
+            .db
+            .query_one_raw(Statement::from_string(backend, format!("SELECT MAX(id) FROM {table}")))
+            .await
+            .and_then(|row| row.map(|row| row.try_get_many_by_index()).transpose())
+            .doing("reading the highest story id")?;
+        let keep = (row.and_then(|(last,)| last).unwrap_or(0) / 8).max(10_000);
+        self.trim_fact_changes_to(keep).await
+    }
+
+    /// [`Archive::trim_fact_changes`] keeping the latest `keep` rows (and those of the same key
+    /// as the oldest kept, on PostgreSQL); for tests.
+    #[doc(hidden)]
+    pub async fn trim_fact_changes_to(&self, keep: i64) -> Result<u64> {
+        let backend = self.db.get_database_backend();
+        let key = if backend == DatabaseBackend::Sqlite { "seq" } else { "xid" };
+        let txn = self.begin_write().await?;
+        // The oldest key kept; rows below it go.
+        let row: Option<(i64,)> = txn
+            .query_one_raw(Statement::from_string(
+                backend,
+                format!(
+                    "SELECT {key} FROM fact_changes ORDER BY {key} DESC LIMIT 1 OFFSET {}",
+                    keep.max(1) - 1
+                ),
+            ))
+            .await
+            .and_then(|row| row.map(|row| row.try_get_many_by_index()).transpose())
+            .doing("finding where to trim the log of changed stories")?;
+        let Some((oldest,)) = row else {
+            return Ok(0);
+        };
+        let deleted = txn
+            .execute_raw(Statement::from_string(
+                backend,
+                format!("DELETE FROM fact_changes WHERE {key} < {oldest}"),
+            ))
+            .await
+            .doing("trimming the log of changed stories")?
+            .rows_affected();
+        txn.execute_raw(Statement::from_string(
+            backend,
+            format!("UPDATE fact_changes_trimmed SET below = {oldest} WHERE below < {oldest}"),
+        ))
+        .await
+        .doing("marking where the log of changed stories was trimmed")?;
+        txn.commit().await.doing("trimming the log of changed stories")?;
+        Ok(deleted)
     }
 
     /// How many counts and top lists the kept facts have answered (the others ran in SQL); for
@@ -465,13 +528,25 @@ async fn pending(archive: &Archive, horizon: &Horizon) -> Result<Pending> {
         if end.end < horizon.end {
             return Ok(Pending::Reload);
         }
+        // The rows and where the log was trimmed, in one statement (one read transaction).
         let statement = Statement::from_sql_and_values(
             backend,
-            "SELECT group_concat(story_id) FROM fact_changes WHERE seq > ? AND seq <= ?",
+            "SELECT group_concat(story_id), (SELECT MAX(below) FROM fact_changes_trimmed) \
+             FROM fact_changes WHERE seq > ? AND seq <= ?",
             [horizon.end.into(), end.end.into()],
         );
-        let list = archive.one_text(statement, "reading the log of changed stories").await?;
-        return Ok(Pending::Changed(end, ids(&list).collect()));
+        let row: Option<(Option<String>, Option<i64>)> = archive
+            .db
+            .query_one_raw(statement)
+            .await
+            .and_then(|row| row.map(|row| row.try_get_many_by_index()).transpose())
+            .doing("reading the log of changed stories")?;
+        let (list, below) = row.unwrap_or_default();
+        // Rows after the horizon were trimmed: the facts cannot be brought up to date from it.
+        if below.unwrap_or(0) > horizon.end + 1 {
+            return Ok(Pending::Reload);
+        }
+        return Ok(Pending::Changed(end, ids(list.as_deref().unwrap_or_default()).collect()));
     }
     // In one statement, so in one snapshot: the changes of the transactions that had finished
     // before the last look and were not running then were seen then.
@@ -481,19 +556,29 @@ async fn pending(archive: &Archive, horizon: &Horizon) -> Result<Pending> {
         since.push_str(&format!(" OR xid IN ({})", running.join(",")));
     }
     let sql = format!(
-        "{SNAPSHOT}, (SELECT string_agg(story_id::text, ',') FROM fact_changes WHERE {since}) \
+        "{SNAPSHOT}, (SELECT string_agg(story_id::text, ',') FROM fact_changes WHERE {since}), \
+         (SELECT MAX(below) FROM fact_changes_trimmed) \
          FROM (SELECT pg_current_snapshot() AS snapshot) AS now"
     );
-    let row: Option<(i64, Option<String>, Option<String>)> = archive
+    let row: Option<LogRow> = archive
         .db
         .query_one_raw(Statement::from_string(backend, sql))
         .await
         .and_then(|row| row.map(|row| row.try_get_many_by_index()).transpose())
         .doing("reading the log of changed stories")?;
-    let Some((end, running, Some(list))) = row else { return Ok(Pending::None) };
+    // Rows of a transaction the facts have not seen may have been trimmed: read them all again.
+    let needed = horizon.running.iter().copied().fold(horizon.end, i64::min);
+    if row.as_ref().and_then(|row| row.3).unwrap_or(0) > needed {
+        return Ok(Pending::Reload);
+    }
+    let Some((end, running, Some(list), _)) = row else { return Ok(Pending::None) };
     let running = ids(running.as_deref().unwrap_or_default()).collect();
     Ok(Pending::Changed(Horizon { end, running }, ids(&list).collect()))
 }
+
+/// On PostgreSQL, the log read after a horizon: the snapshot's next transaction id and running
+/// ones, the changed stories' ids, and the trimmed log's floor.
+type LogRow = (i64, Option<String>, Option<String>, Option<i64>);
 
 /// PostgreSQL's snapshot as the horizon's two columns, from a subquery named `now`.
 const SNAPSHOT: &str = "SELECT pg_snapshot_xmax(now.snapshot)::text::bigint, \

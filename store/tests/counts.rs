@@ -483,6 +483,31 @@ mod kept_facts {
             same(archive, &filters).await;
         }
 
+        async fn kept_facts_are_read_again_when_the_log_was_trimmed_past_them(archive: &Archive) {
+            let (a, b) = craft(archive).await;
+            let filters = filters(archive, a, b).await;
+            archive.keep_facts(true);
+            archive.load_facts().await.unwrap();
+            same(archive, &filters).await;
+            let ids = ids(archive).await;
+            // Three changes the facts have not seen; the log then trimmed to its last row, so
+            // the first two are gone from it: followed from the log alone, the facts would
+            // keep the first story on its old day.
+            move_day(archive, ids[0], day(12, 20)).await;
+            move_day(archive, ids[5], day(11, 9)).await;
+            move_day(archive, ids[6], day(11, 2)).await;
+            assert!(archive.trim_fact_changes_to(1).await.unwrap() >= 2);
+            same(archive, &filters).await;
+            let counted = counts(archive, &Filter::default(), Period::Day).await.unwrap();
+            assert!(counted.iter().any(|r| r.start == day(12, 20)), "{counted:?}");
+            // Up to date again, the facts follow the log as before: a change after the trim.
+            move_day(archive, ids[0], day(12, 21)).await;
+            same(archive, &filters).await;
+            // Nothing to trim: the log holds fewer rows than asked to keep.
+            assert_eq!(archive.trim_fact_changes().await.unwrap(), 0);
+            same(archive, &filters).await;
+        }
+
         async fn kept_facts_follow_a_change_committed_while_they_looked(archive: &Archive) {
             let (a, b) = craft(archive).await;
             let filters = filters(archive, a, b).await;
