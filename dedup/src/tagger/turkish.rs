@@ -13,7 +13,7 @@
 //!   `-ler`/`-lar` and `-de`/`-te` are one suffix, and whether it follows an apostrophe
 //!   (`Ankara'da`);
 //! - for each root, whether what follows it is a chain of suffixes that such a root takes
-//!   ([`parse`]: a noun's inflection, a finite verb, a verbal noun, a participle, a converb),
+//!   (`parse`: a noun's inflection, a finite verb, a verbal noun, a participle, a converb),
 //!   which tells `hedef-lerim` (my goals) from `hedefle-rim` (I aim).
 //!
 //! Names count only for capitalised words: a lowercase `deniz` is the sea, not the name.
@@ -144,7 +144,7 @@ pub(crate) fn with_hint<R>(word: &str, use_hint: impl FnOnce(&str) -> R) -> R {
 /// The hint of one word: three fields separated by `|` (see `TokenInfo::with_hint`): the
 /// classes of its longest root and whether the word is that root alone (`=`), has suffixes
 /// (`+`) or a name's suffixes after an apostrophe (`'`); the classes with the last six folded
-/// letters of what follows; the [`parse`] of what follows the longest root that has one, and
+/// letters of what follows; the parse of what follows the longest root that has one, and
 /// the distinct parses of all its roots. A word without letters gets `-`; one that starts with
 /// no known root, `?` for classes.
 pub fn hint(word: &str) -> String {
