@@ -204,15 +204,7 @@ impl Archive {
     /// story id, and at least 10,000 (module docs of [`crate::facts`]); returns how many rows
     /// it deleted. A process whose kept facts are further behind reads them all again.
     pub async fn trim_fact_changes(&self) -> Result<u64> {
-        let backend = self.db.get_database_backend();
-        let table = facts_table(backend);
-        let row: Option<(Option<i64>,)> = self
-            .db
-            .query_one_raw(Statement::from_string(backend, format!("SELECT MAX(id) FROM {table}")))
-            .await
-            .and_then(|row| row.map(|row| row.try_get_many_by_index()).transpose())
-            .doing("reading the highest story id")?;
-        let keep = (row.and_then(|(last,)| last).unwrap_or(0) / 8).max(10_000);
+        let keep = (highest_story_id(self).await? / 8).max(10_000);
         self.trim_fact_changes_to(keep).await
     }
 
@@ -615,16 +607,8 @@ async fn log_end(archive: &Archive) -> Result<Horizon> {
 /// Every story's facts, read in chunks of ids; the log's end read first, so that a change made
 /// while they are read is read again at the next call.
 async fn load(archive: &Archive) -> Result<Facts> {
-    let backend = archive.db.get_database_backend();
     let horizon = log_end(archive).await?;
-    let table = facts_table(backend);
-    let row: Option<(Option<i64>,)> = archive
-        .db
-        .query_one_raw(Statement::from_string(backend, format!("SELECT MAX(id) FROM {table}")))
-        .await
-        .and_then(|row| row.map(|row| row.try_get_many_by_index()).transpose())
-        .doing("reading the highest story id")?;
-    let last = row.and_then(|(last,)| last).unwrap_or(0);
+    let last = highest_story_id(archive).await?;
     let mut facts = Facts::empty(horizon);
     let mut after = 0;
     while after < last {
@@ -633,6 +617,19 @@ async fn load(archive: &Archive) -> Result<Facts> {
         after = until;
     }
     Ok(facts)
+}
+
+/// The highest story id, 0 for none.
+async fn highest_story_id(archive: &Archive) -> Result<i64> {
+    let backend = archive.db.get_database_backend();
+    let table = facts_table(backend);
+    let row: Option<(Option<i64>,)> = archive
+        .db
+        .query_one_raw(Statement::from_string(backend, format!("SELECT MAX(id) FROM {table}")))
+        .await
+        .and_then(|row| row.map(|row| row.try_get_many_by_index()).transpose())
+        .doing("reading the highest story id")?;
+    Ok(row.and_then(|(last,)| last).unwrap_or(0))
 }
 
 /// Reads again the facts of the `changed` stories (absent if deleted).
