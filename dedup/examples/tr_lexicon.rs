@@ -36,6 +36,25 @@ const FILES: &[(&str, bool)] = &[
     ("person-names.dict", true),
 ];
 
+/// Zemberek's parts of speech and their class letters; the first one an entry has decides, and
+/// `None` leaves the entry out.
+const PARTS: &[(&str, Option<char>)] = &[
+    ("Prop", Some('P')),
+    ("Abbrv", Some('B')),
+    ("Punc", None),
+    ("Dup", None),
+    ("Verb", Some('V')),
+    ("Adj", Some('A')),
+    ("Adv", Some('D')),
+    ("Pron", Some('R')),
+    ("Conj", Some('C')),
+    ("Det", Some('T')),
+    ("Interj", Some('I')),
+    ("Num", Some('U')),
+    ("Postp", Some('O')),
+    ("Ques", Some('Q')),
+];
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [source, out] = args.as_slice() else {
@@ -98,32 +117,10 @@ fn entry(line: &str, names: bool) -> Option<(String, usize)> {
         .collect();
     let has = |name: &str| pos.iter().any(|p| p == name);
     let mut root = lowercase(word);
-    let class = if names || has("Prop") {
+    let class = if names {
         'P'
-    } else if has("Abbrv") {
-        'B'
-    } else if has("Punc") || has("Dup") {
-        return None;
-    } else if has("Verb") {
-        'V'
-    } else if has("Adj") {
-        'A'
-    } else if has("Adv") {
-        'D'
-    } else if has("Pron") {
-        'R'
-    } else if has("Conj") {
-        'C'
-    } else if has("Det") {
-        'T'
-    } else if has("Interj") {
-        'I'
-    } else if has("Num") {
-        'U'
-    } else if has("Postp") {
-        'O'
-    } else if has("Ques") {
-        'Q'
+    } else if let Some(&(_, class)) = PARTS.iter().find(|(part, _)| has(part)) {
+        class?
     } else if let Some(stem) = root.strip_suffix("mak").or_else(|| root.strip_suffix("mek"))
         && pos.is_empty()
         && stem.chars().count() >= 2

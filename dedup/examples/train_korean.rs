@@ -241,12 +241,17 @@ fn run() -> Result<(), String> {
                 tagged.push(training_sentence(&analysed.sentence, words, &fold, &options.style));
             }
         }
+        let data = if learned == "four fifths" {
+            "four fifths of their dev and test sentences".to_owned()
+        } else {
+            format!("their {learned} files")
+        };
         let config = TrainConfig {
             language: "ko".to_owned(),
             description: format!(
                 "averaged perceptron over mecab-ko-dic's eojeols with the eojeol table's tag and \
                  the first and last morphemes' tags as hints, trained on UD_Korean-Kaist and \
-                 UD_Korean-GSD ({learned} of their dev and test sentences)"
+                 UD_Korean-GSD ({data})"
             ),
             bits: options.bits,
             epochs: options.epochs,

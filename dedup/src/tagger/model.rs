@@ -65,14 +65,26 @@ impl Analyser {
         }
     }
 
-    /// The hint of `token`, if the analyser gives hints.
+    /// The hint of `token`, if the analyser gives hints (for training).
     pub(crate) fn hint(self, token: &str) -> Option<String> {
         match self {
             Analyser::None => None,
             Analyser::TurkishRoots => Some(super::turkish::hint(token)),
         }
     }
+
+    /// What the features look at in `token`, with its hint if the analyser gives one (the
+    /// Turkish hints remembered per thread).
+    fn info(self, token: &str) -> TokenInfo {
+        match self {
+            Analyser::None => TokenInfo::new(token),
+            Analyser::TurkishRoots => {
+                super::turkish::with_hint(token, |hint| TokenInfo::with_hint(token, hint))
+            }
+        }
+    }
 }
+
 const TAGS: usize = Upos::COUNT;
 
 /// A model file that cannot be used.
@@ -170,12 +182,12 @@ impl Model {
             .iter()
             .enumerate()
             .map(|(i, token)| {
-                let mut info = match (hints.and_then(|hints| hints.get(i)), self.analyser) {
-                    (Some(hint), _) => TokenInfo::with_hint(token, hint),
-                    (None, Analyser::TurkishRoots) if hints.is_none() => {
-                        super::turkish::with_hint(token, |hint| TokenInfo::with_hint(token, hint))
-                    }
-                    (None, _) => TokenInfo::new(token),
+                let mut info = match hints {
+                    Some(hints) => match hints.get(i) {
+                        Some(hint) => TokenInfo::with_hint(token, hint),
+                        None => TokenInfo::new(token),
+                    },
+                    None => self.analyser.info(token),
                 };
                 info.class = self.lexicon.class(info.lower());
                 if info.class == lexicon::UNKNOWN {
