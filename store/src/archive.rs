@@ -391,6 +391,13 @@ fn sqlite_options(path: &str, mode: OpenMode) -> ConnectOptions {
         OpenMode::Create => "rwc",
         OpenMode::Existing => "rw",
     };
+    // A connection handed out of the pool must not believe it is inside a transaction. When
+    // SQLite rolls a transaction back itself (`SQLITE_FULL` in a statement without a statement
+    // journal), sqlx's `ROLLBACK` then fails and its count of open transactions stays at one;
+    // the connection's next `BEGIN IMMEDIATE` would be sent as a `SAVEPOINT`, which SQLite starts
+    // deferred, without the write lock, and whose first write after another connection's commit
+    // fails with `SQLITE_BUSY_SNAPSHOT` ("database is locked"). Such a connection is closed
+    // instead (SQLite rolls back whatever it still held) and the pool opens a fresh one.
     let mut options = ConnectOptions::new(format!("sqlite:{path}?mode={open_mode}"));
     options
         .max_connections(4)
@@ -402,6 +409,9 @@ fn sqlite_options(path: &str, mode: OpenMode) -> ConnectOptions {
                 .synchronous(SqliteSynchronous::Normal)
                 .foreign_keys(true)
                 .busy_timeout(Duration::from_secs(30))
+        })
+        .map_sqlx_sqlite_before_acquire(|conn, _meta| {
+            Box::pin(async move { Ok(!sea_orm::sqlx::Connection::is_in_transaction(conn)) })
         });
     options
 }

@@ -86,3 +86,89 @@ async fn malformed_urls_are_refused_before_connecting() {
         assert!(!err.to_string().contains("hunter2"), "{err}");
     }
 }
+
+/// A write transaction that the full disk ended must not leave its connection believing it is
+/// still in one: sqlx then opens the next "transaction" on that connection as a `SAVEPOINT`,
+/// which SQLite starts deferred, without the write lock, and whose first write after another
+/// connection's commit fails at once with `SQLITE_BUSY_SNAPSHOT` (a crawl that filled the disk
+/// stopped with "database is locked" instead of "disk is full"). Every write transaction taken
+/// afterwards must hold the write lock from its start: a second connection cannot take it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_full_disk_every_write_transaction_holds_the_write_lock_from_its_start() {
+    use sea_orm::sqlx::{Connection as _, Executor as _};
+
+    let test = store::testing::sqlite().await;
+    let source = crate::source(&test.archive, "filling").await;
+    let first = crate::story(&test.archive, source.id, "first").await;
+    let (_check, pages) = store::testing::sqlite_integrity(&test.archive).await;
+    test.archive.clone().close().await.expect("close");
+    let full = Archive::open_sqlite_with_page_limit(&test.url, pages + 4).await.expect("open");
+
+    // Stories of many sizes and their sentences until the disk has been found full many times,
+    // on concurrent tasks so that the pool opens more than one connection. Which statement of a
+    // transaction finds the disk full varies; when it is one without a statement journal (a
+    // sentence's one row), SQLite rolls back the whole transaction itself.
+    let (mut full_stories, mut full_sentences) = (0, 0);
+    for round in 0..400_i64 {
+        let writes: Vec<_> = (0..3_i64)
+            .map(|task| {
+                let new = store::stories::NewStory {
+                    source_id: source.id,
+                    url: format!("http://daily.example/{round}/{task}"),
+                    lossy_url: format!("http://daily.example/{round}/{task}"),
+                    extractor_version: "test-1".to_owned(),
+                    text: "Words that fill the disk. "
+                        .repeat(((round * 37 + task * 11) % 300) as usize),
+                    ..store::stories::NewStory::default()
+                };
+                let full = full.clone();
+                tokio::spawn(async move {
+                    let hashes: Vec<i64> =
+                        (0..1 + (round + task) % 4).map(|k| round * 16 + task * 4 + k).collect();
+                    let sentences = store::sentences::StorySentences {
+                        source_id: source.id,
+                        week_start: chrono::NaiveDate::from_ymd_opt(2026, 11, 23).expect("a day"),
+                        story_id: first,
+                        published_at: crate::at(23, 9),
+                        hashes: &hashes,
+                    };
+                    let recorded = store::sentences::record_story(&full, &sentences).await;
+                    (store::stories::insert(&full, &new).await.map(|_| ()), recorded.map(|_| ()))
+                })
+            })
+            .collect();
+        for write in writes {
+            let (story, sentences) = write.await.expect("the task");
+            for (result, count) in [(story, &mut full_stories), (sentences, &mut full_sentences)] {
+                match result {
+                    Ok(()) => {}
+                    Err(err) if err.is_full() => *count += 1,
+                    Err(err) => panic!("{err:?}"),
+                }
+            }
+        }
+        if full_sentences >= 3 {
+            break;
+        }
+    }
+    assert!(full_sentences >= 3, "sentences found the disk full {full_sentences} times");
+    assert!(full_stories > 0, "stories never found the disk full");
+
+    let options = sea_orm::sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(&test.url)
+        .busy_timeout(std::time::Duration::ZERO);
+    let mut other = sea_orm::sqlx::SqliteConnection::connect_with(&options).await.expect("connect");
+    // More rounds than the pool has connections: the pool hands its idle connections out in
+    // turn, so every one of them is tried.
+    for round in 0..12 {
+        let held = store::testing::uncommitted(&full, "SELECT 1").await;
+        let taken = other.execute("BEGIN IMMEDIATE").await;
+        if taken.is_ok() {
+            other.execute("ROLLBACK").await.expect("rollback");
+        }
+        assert!(taken.is_err(), "round {round}: a write transaction did not hold the write lock");
+        drop(held);
+    }
+    other.close().await.expect("close");
+    full.close().await.expect("close");
+}
