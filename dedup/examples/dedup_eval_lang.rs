@@ -24,7 +24,9 @@
 //! - **update** (`similar`): a third to a half of the numbers changed (at least one), and a
 //!   sentence of another document added as a paragraph;
 //! - **template story** (a story of its own, a negative of the original): every name (gold
-//!   `PROPN` words; for Korean the first morpheme of the eojeol's lemma, `서울` of `서울의`) replaced
+//!   `PROPN` words; for Korean every eojeol whose first morpheme is a proper noun by its XPOS,
+//!   Kaist's `nq` or GSD's `NNP`, whatever its UPOS, and the name is the first morpheme of the
+//!   eojeol's lemma, `서울` of `서울의`) replaced
 //!   by another name of the language's documents, every number by another of the same shape;
 //!   made when the story has at least two names and one number.
 //!
@@ -214,8 +216,12 @@ fn read_documents(path: &Path, language: &str) -> Result<Vec<Vec<Sentence>>, Str
         if fields.len() != 10 || !fields[0].chars().all(|c| c.is_ascii_digit()) {
             continue;
         }
-        let (form, lemma, upos) = (fields[1], fields[2], fields[3]);
-        if upos == "PROPN" {
+        let (form, lemma, upos, xpos) = (fields[1], fields[2], fields[3], fields[4]);
+        // A Korean eojeol is a name when its first morpheme is a proper noun (Kaist's `nq`,
+        // GSD's `NNP`), whatever its UPOS: GSD tags most names `NOUN`, and both tag a name
+        // with an adverbial particle `ADV` (`서울에서`).
+        let korean_name = language == "ko" && matches!(xpos.split('+').next(), Some("nq" | "NNP"));
+        if upos == "PROPN" && language != "ko" || korean_name {
             // A Korean eojeol holds its particles: the name is the lemma's first morpheme.
             let name = if language == "ko" {
                 lemma.split('+').next().filter(|m| form.starts_with(m)).unwrap_or(form)

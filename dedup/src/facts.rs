@@ -39,7 +39,7 @@
 
 use std::collections::HashSet;
 
-use crate::tagger::Upos;
+use crate::tagger::{Key, Upos};
 use crate::text::{fold, hash_bytes};
 
 /// Most names kept per document.
@@ -622,20 +622,22 @@ impl Collector {
 
     /// Reads the names of one run of tagged tokens, slices of `text`: the headline (`headline`
     /// true: its words only tell which words the document writes in lower case) or a stretch
-    /// of the document's text. A name is placed by its byte offset in `text` until
-    /// [`Collector::locate`] turns offsets into word positions.
+    /// of the document's text. Names are read from the tokens' [`Key`]s (one per token: a
+    /// Korean word's noun without its particles, tagged `PROPN` if it is a proper noun; any
+    /// other token itself with its tag), so they are keyed and labelled by them. A name is
+    /// placed by its byte offset in `text` until [`Collector::locate`] turns offsets into word
+    /// positions.
     pub(crate) fn read_names(
         &mut self,
         text: &str,
         tokens: &[&str],
-        tags: &[Upos],
+        keys: &[Key<'_>],
         headline: bool,
     ) {
         let base = text.as_ptr() as usize;
         let mut i = 0;
-        while i < tokens.len() {
-            let token = tokens[i];
-            let tag = tags.get(i).copied().unwrap_or(Upos::X);
+        while i < keys.len() {
+            let Key { form: token, tag } = keys[i];
             // (Which words the text writes in lower case is read with its numbers, from every
             // word: `read_words`.)
             if headline || !is_name(token, tag) || calendar(&fold(token)).is_some() {
@@ -645,26 +647,26 @@ impl Collector {
             // A run of proper nouns, across particles that stand between two of them.
             let start = i;
             let mut end = i + 1;
-            while end < tokens.len() && end - start < MAX_NAME_WORDS {
-                let t = tokens[end];
-                let tag = tags.get(end).copied().unwrap_or(Upos::X);
-                if is_name(t, tag) && calendar(&fold(t)).is_none() {
+            // A word whose key lost a particle ends its name (`부산의 박지영` is two names).
+            let whole =
+                |at: usize| tokens.get(at).is_none_or(|token| token.len() == keys[at].form.len());
+            while end < keys.len() && end - start < MAX_NAME_WORDS && whole(end - 1) {
+                let Key { form, tag } = keys[end];
+                if is_name(form, tag) && calendar(&fold(form)).is_none() {
                     end += 1;
-                } else if is_particle(t)
-                    && tokens
-                        .get(end + 1)
-                        .is_some_and(|&n| is_name(n, tags.get(end + 1).copied().unwrap_or(Upos::X)))
+                } else if is_particle(form)
+                    && keys.get(end + 1).is_some_and(|next| is_name(next.form, next.tag))
                 {
                     end += 2;
                 } else {
                     break;
                 }
             }
-            let words = &tokens[start..end];
+            let words: Vec<&str> = keys[start..end].iter().map(|key| key.form).collect();
             let last = words.last().copied().unwrap_or_default();
             let key = hash_bytes(fold(last).as_bytes()) as u32;
-            // Tokens are slices of `text`: the offset of the first word.
-            let offset = (tokens[start].as_ptr() as usize).saturating_sub(base);
+            // Keys are slices of `text`: the offset of the first word.
+            let offset = (keys[start].form.as_ptr() as usize).saturating_sub(base);
             let offset = u32::try_from(offset).unwrap_or(u32::MAX);
             self.add_name(key, offset, &words.join(" "), words.len() == 1);
             i = end;

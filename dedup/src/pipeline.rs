@@ -9,6 +9,7 @@ use crate::facts::{Collector, Facts, Word};
 use crate::minhash::{minhash, shingles};
 use crate::pos;
 use crate::signature::Signature;
+use crate::tagger::{Key, Upos};
 use crate::text::{
     Stemmers, Token, fold, guess_language, hash_bytes, language_code, tokens, truncate,
 };
@@ -307,7 +308,7 @@ impl Deduper {
         let title = truncate(&doc.title, 1_000);
         let mut hashes = Vec::new();
         let mut facts = Collector::new(language);
-        let mut visit = |tokens: &[&str], tags: &[crate::tagger::Upos], headline: bool| {
+        let mut visit = |tokens: &[&str], tags: &[Upos], keys: &[Key<'_>], headline| {
             for (token, &tag) in tokens.iter().zip(tags) {
                 if crate::tagger::is_content(tag) {
                     let folded = fold(token);
@@ -315,10 +316,12 @@ impl Deduper {
                     hashes.push(hash_bytes(stem.as_bytes()) as u32);
                 }
             }
-            facts.read_names(if headline { title } else { text }, tokens, tags, headline);
+            let read = if headline { title } else { text };
+            facts.read_names(read, tokens, keys, headline);
         };
-        let mut tagged = pos::tag_sentences(language, title, 200, |t, g| visit(t, g, true));
-        tagged += pos::tag_sentences(language, text, budget, |t, g| visit(t, g, false));
+        let mut tagged =
+            pos::tag_sentences_keyed(language, title, 200, |t, g, k| visit(t, g, k, true));
+        tagged += pos::tag_sentences_keyed(language, text, budget, |t, g, k| visit(t, g, k, false));
         hashes.sort_unstable();
         hashes.dedup();
         (ContentTokens { hashes, tagged }, facts)

@@ -10,7 +10,7 @@
 
 #[cfg(test)]
 use crate::tagger::is_content;
-use crate::tagger::{Tagger, Upos};
+use crate::tagger::{Key, Tagger, Upos};
 
 /// Calls `keep` with each content token of `text`, tagging at most `budget` tokens (whole
 /// sentences, the last one cut); returns how many tokens were tagged.
@@ -32,13 +32,25 @@ pub(crate) fn content_tokens<'t>(
 
 /// Tags at most `budget` tokens of `text` (whole sentences, the last one cut) and calls `visit`
 /// with each sentence's tokens and tags; returns how many tokens were tagged.
+#[cfg(test)]
 pub(crate) fn tag_sentences<'t>(
     language: Option<&str>,
     text: &'t str,
     budget: usize,
-    visit: impl FnMut(&[&'t str], &[Upos]),
+    mut visit: impl FnMut(&[&'t str], &[Upos]),
 ) -> usize {
-    Tagger::for_language(language.unwrap_or("und")).tag_sentences(text, budget, visit)
+    tag_sentences_keyed(language, text, budget, |tokens, tags, _keys| visit(tokens, tags))
+}
+
+/// [`tag_sentences`], and each token's [`Key`] ([`Tagger::tag_sentences_keyed`]: a Korean
+/// word's noun without its particles, any other token itself).
+pub(crate) fn tag_sentences_keyed<'t>(
+    language: Option<&str>,
+    text: &'t str,
+    budget: usize,
+    visit: impl FnMut(&[&'t str], &[Upos], &[Key<'t>]),
+) -> usize {
+    Tagger::for_language(language.unwrap_or("und")).tag_sentences_keyed(text, budget, visit)
 }
 
 #[cfg(test)]

@@ -8,8 +8,9 @@
 //!
 //! [`Signature::to_bytes`] writes a little-endian, length-prefixed form that starts with the
 //! magic `MGDS` and a format version; [`Signature::from_bytes`] reads it back and refuses any
-//! other version (version 1, before passages and facts, and version 2, before number places, are
-//! refused: the archive computes such signatures again from the stories' texts). About 2.5 KB
+//! other version (version 1, before passages and facts, version 2, before number places, and
+//! version 3, before Korean names were read by their nouns without particles, are refused: the
+//! archive computes such signatures again from the stories' texts). About 2.5 KB
 //! for a typical article (512 B of MinHash, 256 B of embedding, 4 B per distinct content token,
 //! 6 B per passage fingerprint, 6 B and a label per fact, 14 B per number place).
 
@@ -17,7 +18,7 @@ use crate::facts::{Facts, Mark, Place};
 use crate::minhash::MINHASH_LEN;
 
 /// The current byte format.
-pub const FORMAT_VERSION: u8 = 3;
+pub const FORMAT_VERSION: u8 = 4;
 const MAGIC: &[u8; 4] = b"MGDS";
 
 /// The signals of one document.

@@ -94,16 +94,21 @@ fn read_words(collector: &mut Collector, words: &[(String, String, u32, bool)], 
     collector.read_words(&list);
 }
 
+/// Each token its own key, as the tagger gives them for every language but Korean.
+fn keys<'a>(tokens: &[&'a str], tags: &[Upos]) -> Vec<Key<'a>> {
+    tokens.iter().zip(tags).map(|(&form, &tag)| Key { form, tag }).collect()
+}
+
 fn facts(language: &str, title: &str, text: &str) -> Facts {
     let tagger = Tagger::for_language(language);
     let mut collector = Collector::new(Some(language));
     let title_tokens = tokenize(title);
     let tags = tagger.tag(&title_tokens);
-    collector.read_names(title, &title_tokens, &tags, true);
+    collector.read_names(title, &title_tokens, &keys(&title_tokens, &tags), true);
     let tokens = tokenize(text);
     for sentence in sentences(&tokens) {
         let tags = tagger.tag(sentence);
-        collector.read_names(text, sentence, &tags, false);
+        collector.read_names(text, sentence, &keys(sentence, &tags), false);
     }
     read_words(&mut collector, &words_of(title, true), true);
     let text_words = words_of(text, false);

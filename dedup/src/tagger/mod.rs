@@ -96,6 +96,15 @@ pub enum Method {
     Dictionary,
 }
 
+/// How a token compares across texts ([`Tagger::tag_sentences_keyed`]): a slice of it and a tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Key<'a> {
+    /// The token, or for Korean the noun a word begins with (`서울` of `서울에서`).
+    pub(crate) form: &'a str,
+    /// The token's tag, or `PROPN` for a Korean word that begins with a proper noun.
+    pub(crate) tag: Upos,
+}
+
 /// Tags sentences of one language. Cheap to clone; models are shared.
 #[derive(Debug, Clone)]
 pub struct Tagger {
@@ -190,37 +199,59 @@ impl Tagger {
         budget: usize,
         mut visit: impl FnMut(&[&'a str], &[Upos]),
     ) -> usize {
+        self.tag_sentences_keyed(text, budget, |tokens, tags, _keys| visit(tokens, tags))
+    }
+
+    /// [`Tagger::tag_sentences`], and each token's [`Key`], for what compares words across
+    /// texts (names): the token and its tag, but for Korean the noun a word begins with,
+    /// without the particles, copula and endings that follow it (`서울의`, `서울에서` and
+    /// `서울은` are all `서울`), `PROPN` when it is a proper noun whatever the word's tag.
+    pub(crate) fn tag_sentences_keyed<'a>(
+        &self,
+        text: &'a str,
+        budget: usize,
+        mut visit: impl FnMut(&[&'a str], &[Upos], &[Key<'a>]),
+    ) -> usize {
         let Some(segmenter) = self.segmenter else {
             let tokens = tokenize(text);
             let tokens = &tokens[..tokens.len().min(budget)];
+            let mut keys = Vec::new();
             for sentence in sentences(tokens) {
-                visit(sentence, &self.tag(sentence));
+                let tags = self.tag(sentence);
+                keys.clear();
+                keys.extend(sentence.iter().zip(&tags).map(|(&form, &tag)| Key { form, tag }));
+                visit(sentence, &tags, &keys);
             }
             return tokens.len();
         };
         let mut tagged = 0;
         let mut words = Vec::new();
+        let mut ranges = Vec::new();
         let mut tokens = Vec::new();
         let mut tags = Vec::new();
+        let mut keys = Vec::new();
         for range in segmenter.sentences(text) {
             if tagged >= budget {
                 break;
             }
             let sentence = &text[range];
             words.clear();
-            segmenter.analyse(sentence, &mut words);
+            ranges.clear();
+            segmenter.analyse_keyed(sentence, &mut words, &mut ranges);
             words.truncate(budget - tagged);
             if words.is_empty() {
                 continue;
             }
             tokens.clear();
             tags.clear();
-            for (word, tag) in words.drain(..) {
+            keys.clear();
+            for ((word, tag), (key, key_tag)) in words.drain(..).zip(ranges.drain(..)) {
                 tokens.push(&sentence[word]);
                 tags.push(tag);
+                keys.push(Key { form: &sentence[key], tag: key_tag });
             }
             tagged += tokens.len();
-            visit(&tokens, &tags);
+            visit(&tokens, &tags, &keys);
         }
         tagged
     }

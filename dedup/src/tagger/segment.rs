@@ -87,12 +87,32 @@ impl Segmenter {
     /// pieces of at most [`LONGEST_PIECE`] bytes, so no word holds white space and no lattice
     /// is huge.
     pub(crate) fn analyse(self, text: &str, out: &mut Vec<(Range<usize>, Upos)>) {
+        self.analyse_keyed(text, out, &mut Vec::new());
+    }
+
+    /// [`Segmenter::analyse`], and each word's key form appended to `keys`, a byte range of
+    /// `text` inside the word's with its tag: for Korean the noun a word begins with, without
+    /// its particles (`ko::analyse_keyed`); for Japanese and Chinese, whose words carry no
+    /// particles, the word and its tag.
+    pub(crate) fn analyse_keyed(
+        self,
+        text: &str,
+        out: &mut Vec<(Range<usize>, Upos)>,
+        keys: &mut Vec<(Range<usize>, Upos)>,
+    ) {
         // Korean words are read in their sentence, spaces and all (`ko.rs`).
         #[cfg(feature = "ko")]
         if self == Segmenter::Korean {
-            ko::analyse(text, out);
+            ko::analyse_keyed(text, out, keys);
             return;
         }
+        let first = out.len();
+        self.analyse_unkeyed(text, out);
+        keys.extend_from_slice(&out[first..]);
+    }
+
+    /// [`Segmenter::analyse`] for the languages whose words are their own keys.
+    fn analyse_unkeyed(self, text: &str, out: &mut Vec<(Range<usize>, Upos)>) {
         // Chinese words are tagged in their sentence by the post-tagger (`zh.rs`).
         #[cfg(feature = "zh")]
         if self == Segmenter::Chinese {

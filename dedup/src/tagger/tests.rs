@@ -269,4 +269,27 @@ proptest! {
         let tokens: Vec<&str> = words.iter().map(|(word, _)| *word).collect();
         prop_assert_eq!(tagger.tag(&tokens).len(), tokens.len());
     }
+
+    /// Every key is a non-empty prefix of its token (a Korean word's noun, or the token), one per
+    /// token, whatever the text.
+    #[cfg(feature = "ko")]
+    #[test]
+    fn korean_keys_are_prefixes_of_their_words(
+        text in "[\\p{Hangul}a-z0-9 .,!?\"()\n]{0,40}|\\PC{0,40}",
+    ) {
+        let mut checked = Ok(());
+        Tagger::for_language("ko").tag_sentences_keyed(&text, usize::MAX, |tokens, tags, keys| {
+            let ok = tokens.len() == tags.len()
+                && tokens.len() == keys.len()
+                && tokens.iter().zip(keys).all(|(token, key)| {
+                    !key.form.is_empty()
+                        && token.starts_with(key.form)
+                        && token.as_ptr() == key.form.as_ptr()
+                });
+            if !ok && checked.is_ok() {
+                checked = Err(format!("{tokens:?} {keys:?}"));
+            }
+        });
+        prop_assert!(checked.is_ok(), "{:?}", checked);
+    }
 }

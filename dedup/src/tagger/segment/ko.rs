@@ -99,8 +99,24 @@ pub fn parse_table(text: &str) -> HashMap<&str, Upos> {
 
 /// Appends the words of `text` (a sentence) with their tags.
 pub(super) fn analyse(text: &str, out: &mut Vec<(Range<usize>, Upos)>) {
-    let words = words(text);
+    analyse_keyed(text, out, &mut Vec::new());
+}
+
+/// [`analyse`], and each word's key form appended to `keys`: the noun it begins with, without
+/// the particles, copula or endings that follow it ([`stem_end`]: `서울의` → `서울`), or the whole
+/// word when it does not begin with a noun; tagged `PROPN` when its first morpheme is a proper
+/// noun (`NNP`) whatever the word's tag (UD Korean tags `서울에서` `ADV`), else as the word.
+pub(super) fn analyse_keyed(
+    text: &str,
+    out: &mut Vec<(Range<usize>, Upos)>,
+    keys: &mut Vec<(Range<usize>, Upos)>,
+) {
+    let (words, stems) = analysed(text);
     let tags = tag(model(), text, &words, |level| table().get(level).copied());
+    for (((range, key), end), &tag) in words.iter().zip(stems).zip(&tags) {
+        let proper = key.as_deref().is_some_and(|key| first_tag(key) == "NNP");
+        keys.push((range.start..end, if proper { Upos::Propn } else { tag }));
+    }
     out.extend(words.into_iter().map(|(range, _)| range).zip(tags));
 }
 
@@ -187,9 +203,18 @@ fn first_tag(key: &str) -> &str {
 /// sentence is analysed in pieces of at most `LONGEST_PIECE` bytes (the segmenters'), cut at white
 /// space where there is some.
 pub fn words(text: &str) -> Vec<(Range<usize>, Option<String>)> {
+    analysed(text).0
+}
+
+/// A word of a sentence: its byte range and its morphemes' key (`None` for punctuation).
+type KeyedWord = (Range<usize>, Option<String>);
+
+/// [`words`], and where each word's noun ends ([`stem_end`]).
+fn analysed(text: &str) -> (Vec<KeyedWord>, Vec<usize>) {
     let mut out = Vec::new();
+    let mut stems = Vec::new();
     if text.trim().is_empty() {
-        return out;
+        return (out, stems);
     }
     let spans = spans(text);
     let mut worker = tokenizer().new_worker();
@@ -222,6 +247,7 @@ pub fn words(text: &str) -> Vec<(Range<usize>, Option<String>)> {
     let mut connective: Option<String> = None;
     for (span, punctuation) in spans {
         if punctuation {
+            stems.push(span.end);
             out.push((span, None));
             connective = None;
             continue;
@@ -230,7 +256,9 @@ pub fn words(text: &str) -> Vec<(Range<usize>, Option<String>)> {
             next += 1;
         }
         let end = span.end;
-        let inside = morphemes[next..].iter().take_while(|(range, _)| range.start < end);
+        let inside = || morphemes[next..].iter().take_while(|(range, _)| range.start < end);
+        stems.push(stem_end(&span, inside()));
+        let inside = inside();
         let key = key(text, &span, inside);
         let this = key
             .split_once('/')
@@ -243,7 +271,31 @@ pub fn words(text: &str) -> Vec<(Range<usize>, Option<String>)> {
         connective = this;
         out.push((span, Some(key)));
     }
-    out
+    (out, stems)
+}
+
+/// Where the noun that begins a word ends: after its leading morphemes that are nouns, numerals,
+/// pronouns, foreign or Chinese-character words, or a noun's prefix or suffix (`NN…`, `NR`,
+/// `NP`, `SL`, `SH`, `SN`, `XPN`, `XSN`, `XR`), before the first particle, copula, verb or
+/// ending. A word that does not begin with one (a verb, an adverb, an inflected entry of
+/// the dictionary) ends where it ends. So `서울의`, `서울에서` and `서울은` are all `서울`, and
+/// `발표했다` (`발표` + `하` + endings) is `발표`: what names and content words are keyed by.
+fn stem_end<'a>(
+    span: &Range<usize>,
+    morphemes: impl Iterator<Item = &'a (Range<usize>, String)>,
+) -> usize {
+    let mut end = None;
+    for (range, feature) in morphemes {
+        let pos = feature.split_once(',').map_or(feature.as_str(), |(pos, _)| pos);
+        let nominal = pos.starts_with("NN")
+            || matches!(pos, "NR" | "NP" | "SL" | "SH" | "SN" | "XPN" | "XSN" | "XR");
+        // A morpheme that starts before the word (punctuation cut off inside it) cannot be cut.
+        if !nominal || range.start < span.start {
+            break;
+        }
+        end = Some(range.end.min(span.end));
+    }
+    end.filter(|&end| end > span.start).unwrap_or(span.end)
 }
 
 /// The key of a word's morphemes: their tags joined by `+`, a tag repeated right after itself
