@@ -1,6 +1,6 @@
 //! `morgue tag`: CoNLL-U in, the same lines out with the UPOS column filled.
 
-use crate::{morgue_with_stdin, stderr, stdout};
+use crate::{morgue_with_stdin, morgue_with_stdin_and_env, stderr, stdout};
 
 /// Made-up sentences in the shapes the treebanks use: comments, a multiword token, an empty
 /// node, full and minimal columns.
@@ -165,6 +165,60 @@ fn languages_without_a_model_use_the_fallback() {
     assert!(stderr(&output).contains("no tagger model for \"pl\""), "{}", stderr(&output));
     let tags = tags_after_round_trip(&input, &stdout(&output));
     assert_eq!(tags.join(" "), "NOUN NOUN NOUN NOUN NOUN PROPN PUNCT");
+}
+
+/// A model trained for your own use (`train_tagger --own DIR`) tags Polish when
+/// `MORGUE_TAGGER_MODELS` names its directory; a file there that is no model is said once and
+/// the fallback tags.
+#[test]
+fn a_model_of_your_own_tags_a_language_that_ships_none() {
+    use dedup::tagger::train::{TaggedSentence, TrainConfig, train};
+    use dedup::tagger::{OWN_MODELS_VAR, Upos};
+    // A made-up corpus whose words the fallback would tag otherwise (it calls them all nouns).
+    let tags = [Upos::Det, Upos::Noun, Upos::Verb, Upos::Adv, Upos::Punct];
+    let nouns = ["rząd", "sejm", "miasto", "ustawa"];
+    let verbs = ["przyjął", "odrzucił", "zmienił"];
+    let mut corpus = Vec::new();
+    for noun in nouns {
+        for verb in verbs {
+            corpus.push(TaggedSentence {
+                words: ["ten", noun, verb, "szybko", "."].map(str::to_owned).to_vec(),
+                tags: tags.to_vec(),
+                hints: Vec::new(),
+            });
+        }
+    }
+    let config = TrainConfig {
+        language: "pl".to_owned(),
+        description: "a test's own model".to_owned(),
+        bits: 12,
+        epochs: 8,
+        seed: 1,
+        dropout: 0,
+        word_dropout: 0,
+        second_pass: false,
+        balance_content: false,
+        contractions: Vec::new(),
+        analyser: Default::default(),
+    };
+    let dir = tempfile::tempdir().expect("a directory");
+    let model = train(&config, &corpus, |_| {});
+    std::fs::write(dir.path().join("pl.upos"), model.to_bytes()).expect("write the model");
+
+    let input = conllu_sentence("ten sejm odrzucił szybko .");
+    let env = [(OWN_MODELS_VAR, dir.path().as_os_str())];
+    let output = morgue_with_stdin_and_env(&["tag", "--lang", "pl"], input.as_bytes(), &env);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("no tagger model"), "{}", stderr(&output));
+    let tags = tags_after_round_trip(&input, &stdout(&output));
+    assert_eq!(tags.join(" "), "DET NOUN VERB ADV PUNCT");
+
+    std::fs::write(dir.path().join("pl.upos"), b"not a model").expect("spoil the model");
+    let output = morgue_with_stdin_and_env(&["tag", "--lang", "pl"], input.as_bytes(), &env);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = stderr(&output);
+    assert_eq!(said.matches("cannot use the tagger model").count(), 1, "{said}");
+    assert!(said.contains("no tagger model for \"pl\""), "{said}");
 }
 
 #[test]

@@ -32,7 +32,12 @@ use std::process::{Command, Output};
 /// The `morgue` command with `args`, run in `dir` with the environment cleared of our own variables.
 fn command(dir: &Path, args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_morgue"));
-    command.args(args).current_dir(dir).env_remove("MORGUE_DATABASE_URL").env_remove("RUST_LOG");
+    command
+        .args(args)
+        .current_dir(dir)
+        .env_remove("MORGUE_DATABASE_URL")
+        .env_remove("MORGUE_TAGGER_MODELS")
+        .env_remove("RUST_LOG");
     command
 }
 
@@ -61,10 +66,20 @@ pub(crate) fn morgue(dir: &Path, args: &[&str]) -> Output {
 
 /// `morgue ARGS` in a temporary directory, with `input` on standard input.
 pub(crate) fn morgue_with_stdin(args: &[&str], input: &[u8]) -> Output {
+    morgue_with_stdin_and_env(args, input, &[])
+}
+
+/// [`morgue_with_stdin`] with these environment variables set.
+pub(crate) fn morgue_with_stdin_and_env(
+    args: &[&str],
+    input: &[u8],
+    env: &[(&str, &std::ffi::OsStr)],
+) -> Output {
     use std::io::Write;
     use std::process::Stdio;
     let dir = tempfile::tempdir().expect("temporary directory");
     let mut child = command(dir.path(), args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

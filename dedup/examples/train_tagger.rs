@@ -15,7 +15,10 @@
 //! bias), `--no-analyser` (Turkish without its root lexicon's hints), `--without UD_Italian-TWITTIRO,...` (leave treebanks out of training, to choose which
 //! to combine; their test data stay), `--surface` (surface copies of sentences with multiword
 //! tokens in every language, not only those whose plan has them). A language whose data may not
-//! ship (Polish, GNU GPL) is trained and measured but never written. Standard error also gives,
+//! ship (Polish, GNU GPL) is trained and measured but never written by `--out`; `--own DIR`
+//! writes every language trained, Polish too, for your own use: `morgue` tags a language that
+//! ships no model with `DIR/LANG.upos` when `MORGUE_TAGGER_MODELS=DIR` (docs/tagger.md, "Polish:
+//! measured, not shipped"). Standard error also gives,
 //! per test set, multiword tokens tagged as raw text has them, and the rule-based fallback's
 //! accuracy on the same data.
 //!
@@ -351,6 +354,8 @@ const PLANS: &[Plan] = &[
 struct Options {
     ud: PathBuf,
     out: Option<PathBuf>,
+    /// Where to write every language trained, those that may not ship too (`--own`).
+    own: Option<PathBuf>,
     only: Option<Vec<String>>,
     /// Treebank folders left out of training (their test data stay).
     without: Vec<String>,
@@ -373,6 +378,7 @@ fn parse_options() -> Result<Options, String> {
     let mut options = Options {
         ud: PathBuf::new(),
         out: None,
+        own: None,
         only: None,
         without: Vec::new(),
         surface: false,
@@ -391,6 +397,7 @@ fn parse_options() -> Result<Options, String> {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
             "--out" => options.out = Some(PathBuf::from(value("--out")?)),
+            "--own" => options.own = Some(PathBuf::from(value("--own")?)),
             "--only" => {
                 options.only = Some(value("--only")?.split(',').map(str::to_owned).collect());
             }
@@ -418,8 +425,9 @@ fn parse_options() -> Result<Options, String> {
             _ => ud = Some(PathBuf::from(arg)),
         }
     }
-    options.ud =
-        ud.ok_or("usage: train_tagger UD_DIR [--out DIR] [--only en,fr] [--tune] [...]")?;
+    options.ud = ud.ok_or(
+        "usage: train_tagger UD_DIR [--out DIR] [--own DIR] [--only en,fr] [--tune] [...]",
+    )?;
     Ok(options)
 }
 
@@ -687,10 +695,12 @@ fn run() -> Result<(), String> {
         let bytes = model.to_bytes();
         let model = Model::from_bytes(&bytes).map_err(|e| e.to_string())?;
         let tagger = Tagger::with_model(model);
-        if let Some(out) = options.out.as_ref().filter(|_| plan.ship) {
+        let shipped = options.out.as_ref().filter(|_| plan.ship);
+        for out in shipped.into_iter().chain(options.own.as_ref()) {
             std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
             let path = out.join(format!("{}.upos", plan.code));
             std::fs::write(&path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            eprintln!("{}: wrote {}", plan.code, path.display());
         }
         let mut total = Score::default();
         let mut speeds = Vec::new();

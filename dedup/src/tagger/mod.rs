@@ -49,7 +49,9 @@ pub use model::{Analyser, Model, ModelError};
 pub use tokenize::{sentences, tokenize};
 pub use upos::{UnknownTag, Upos, is_content};
 
-use std::sync::{Arc, OnceLock};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// The languages with a model, by ISO 639-1 code, and the model files.
 const MODELS: [(&str, &[u8]); 11] = [
@@ -68,6 +70,53 @@ const MODELS: [(&str, &[u8]); 11] = [
 
 /// The models, each read from its file the first time it is asked for.
 static LOADED: [OnceLock<Arc<Model>>; 11] = [const { OnceLock::new() }; 11];
+
+/// The environment variable that names a directory of models trained for your own use
+/// (`LANG.upos`, as `train_tagger --own DIR` writes them): a language that ships no model and no
+/// segmenting dictionary is tagged by its model there (Polish, whose only treebank at hand is
+/// under the GNU GPL, so no Polish model ships; see `docs/tagger.md`). Read once per process.
+pub const OWN_MODELS_VAR: &str = "MORGUE_TAGGER_MODELS";
+
+/// The directory [`OWN_MODELS_VAR`] names, if set and not empty.
+fn own_models() -> Option<&'static Path> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        std::env::var_os(OWN_MODELS_VAR).filter(|dir| !dir.is_empty()).map(PathBuf::from)
+    })
+    .as_deref()
+}
+
+/// The model of `language` in `dir` (`LANG.upos`), read the first time it is asked for; `None`
+/// when there is none, or when it cannot be used (said once, as a warning: the fallback tags).
+fn own_model(dir: &Path, language: &str) -> Option<Arc<Model>> {
+    static READ: Mutex<BTreeMap<PathBuf, Option<Arc<Model>>>> = Mutex::new(BTreeMap::new());
+    if language.is_empty() || !language.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let path = dir.join(format!("{language}.upos"));
+    let mut read = READ.lock().unwrap_or_else(PoisonError::into_inner);
+    read.entry(path).or_insert_with_key(|path| read_own_model(path, language)).clone()
+}
+
+fn read_own_model(path: &Path, language: &str) -> Option<Arc<Model>> {
+    let unusable = |why: String| {
+        tracing::warn!(
+            "cannot use the tagger model {}: {why}; {language} gets the rule-based fallback",
+            path.display()
+        );
+        None
+    };
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(err) => return unusable(err.to_string()),
+    };
+    match Model::from_bytes(&bytes) {
+        Ok(model) if model.language() == language => Some(Arc::new(model)),
+        Ok(model) => unusable(format!("it is a model of {:?}", model.language())),
+        Err(err) => unusable(err.to_string()),
+    }
+}
 
 /// The ISO 639-1 codes of the languages that have a model or a segmenting dictionary.
 pub fn languages() -> impl Iterator<Item = &'static str> {
@@ -119,7 +168,18 @@ impl Tagger {
     /// as their cargo features are on; case and a
     /// region suffix such as `pt-BR` or `zh-Hant` are ignored). Any other code gets the
     /// rule-based fallback.
+    ///
+    /// A language with neither gets the model of the directory [`OWN_MODELS_VAR`] names, if
+    /// there is one ([`Tagger::for_language_in`]).
     pub fn for_language(code: &str) -> Tagger {
+        Tagger::for_language_in(code, own_models())
+    }
+
+    /// [`Tagger::for_language`], with `own_models` as the directory of models trained for your
+    /// own use (`LANG.upos`): used only for a language that ships no model and no segmenting
+    /// dictionary. A file there that is not a model of its language is said once, as a
+    /// warning, and the fallback tags.
+    pub fn for_language_in(code: &str, own_models: Option<&Path>) -> Tagger {
         let language = code.split(['-', '_']).next().unwrap_or_default().to_lowercase();
         let model = MODELS.iter().position(|(code, _)| *code == language).map(|at| {
             LOADED[at]
@@ -130,6 +190,10 @@ impl Tagger {
                 .clone()
         });
         let segmenter = segment::Segmenter::for_language(&language);
+        let model = match (model, segmenter, own_models) {
+            (None, None, Some(dir)) => own_model(dir, &language),
+            (model, ..) => model,
+        };
         Tagger { language, model, segmenter }
     }
 
