@@ -32,9 +32,16 @@ enum Held {
 pub(crate) fn run(language: &str, stdin: impl BufRead, stdout: impl Write) -> Result<()> {
     let tagger = Tagger::for_language(language);
     if tagger.method() == Method::Heuristic {
+        let own = dedup::tagger::OWN_MODELS_VAR;
+        let own = if std::env::var_os(own).is_some() {
+            format!("none usable as {language}.upos in ${own}")
+        } else {
+            format!("for one of your own, set {own} to a directory with {language}.upos")
+        };
         tracing::warn!(
-            "no tagger model for {language:?}; using the rule-based fallback (models: {})",
-            dedup::tagger::languages().collect::<Vec<_>>().join(", ")
+            "no tagger model for {language:?}; using the rule-based fallback (models: {}; {own}: \
+             docs/tagger.md)",
+            dedup::tagger::languages().collect::<Vec<_>>().join(", "),
         );
     }
     let mut out = BufWriter::new(stdout);
