@@ -134,6 +134,36 @@ mod top {
             assert_eq!(top::words(archive, &flood, 3).await.unwrap(), words);
         }
 
+        async fn a_sample_of_top_words_is_the_newest_matching_stories(archive: &Archive) {
+            // A word in every fifth of 120 stories, each of those with a word of its own: a
+            // sample of 4 counts the own words of the newest 4 and no other (on PostgreSQL the
+            // newest ids are asked first, over ranges widened until they hold the sample).
+            let source = crate::source(archive, "a").await.id;
+            let own = |i: usize| format!("own{}", char::from(b'a' + (i % 26) as u8).to_string() + &"q".repeat(i / 26 + 1));
+            for i in 0..120 {
+                let text = if i % 5 == 0 { format!("Alpha {}", own(i)) } else { "Beta filler".to_owned() };
+                let new = NewStory {
+                    source_id: source,
+                    url: format!("https://x.example/{i}"),
+                    lossy_url: format!("http://x.example/{i}"),
+                    text,
+                    extractor_version: "test-1".to_owned(),
+                    ..NewStory::default()
+                };
+                stories::insert(archive, &new).await.unwrap();
+            }
+            let alpha = crate::query::filter(archive, "alpha").await;
+            let mut listed: Vec<String> =
+                top::words_of(archive, &alpha, 100, 4).await.unwrap().into_iter().map(|t| t.key).collect();
+            listed.sort();
+            let mut newest: Vec<String> = [115, 110, 105, 100].map(own).to_vec();
+            newest.push("alpha".to_owned());
+            newest.sort();
+            assert_eq!(listed, newest);
+            // Every match: every own word.
+            assert_eq!(top::words_of(archive, &alpha, 100, u64::MAX).await.unwrap().len(), 25);
+        }
+
         async fn top_words_of_stories_stored_before_their_words_were_kept(archive: &Archive) {
             // The schema before `m0016_story_words`, with stories stored in it.
             store::testing::undo_migrations(archive, 2).await;
