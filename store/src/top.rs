@@ -198,10 +198,12 @@ pub async fn words_of(
 /// sorted out: for a word in a third of a million stories, 330,000 visits for a sample of 5,000
 /// (450 to 790 ms, docs/research.md). So the matches are asked for among the newest ids first
 /// (`id > floor`: the planner ANDs the primary key's bitmap of that range with the word's), over a
-/// range of ids [`SPAN_PER_STORY`] times the sample wide, and again over a range widened as the
-/// share of matches found so far says (with a margin, at least four times wider), until the range
-/// holds the sample or reaches the oldest story. The sample is the same as without the ranges:
-/// the newest `sample` matches.
+/// range as wide as the planner's estimate of the matches says the sample needs (with half again
+/// as margin, at least [`SPAN_PER_STORY`] times the sample), and again over a range widened as
+/// the share of matches found so far says (at least four times wider), until the range holds the
+/// sample or reaches the oldest story. Each statement is planned for its word and range
+/// (`force_custom_plan`). The sample is the same as without the ranges: the newest `sample`
+/// matches.
 async fn postgres_sample(
     archive: &Archive,
     select: &SelectStatement,
@@ -219,6 +221,9 @@ async fn postgres_sample(
         .doing(doing)?
         .flatten();
     txn.execute_unprepared(crate::stories::BITMAP_ONLY).await.doing(doing)?;
+    // Planned for each word and range: a plan kept for the statement (PostgreSQL keeps a generic
+    // one after five runs) knows neither, and ANDs nothing.
+    txn.execute_unprepared("SET LOCAL plan_cache_mode = force_custom_plan").await.doing(doing)?;
     let read = |select: SelectStatement| {
         let txn = &txn;
         async move {
@@ -231,7 +236,12 @@ async fn postgres_sample(
     let bounded = i64::try_from(sample).ok().filter(|&sample| sample <= WORD_SAMPLE as i64);
     let rows = match (newest, bounded) {
         (Some(newest), Some(sample)) => {
-            let mut span = sample.saturating_mul(SPAN_PER_STORY);
+            // The first range from the planner's estimate of the matches, with half again as
+            // margin: one range for most words.
+            let estimate = estimated_rows(&txn, select).await?.max(1.0);
+            let share = (estimate / newest.max(1) as f64).min(1.0);
+            let span = (1.5 * sample as f64 / share).min(newest as f64) as i64;
+            let mut span = span.max(sample.saturating_mul(SPAN_PER_STORY));
             loop {
                 let floor = newest.saturating_sub(span);
                 let mut within = select.clone();
@@ -253,9 +263,26 @@ async fn postgres_sample(
     Ok(rows)
 }
 
-/// How many ids wide the first range of [`postgres_sample`] is, per story of the sample: a word
-/// in a quarter of the stories fills the sample in the first range.
+/// How many ids wide a range of [`postgres_sample`] is at least, per story of the sample.
 const SPAN_PER_STORY: i64 = 4;
+
+/// The planner's estimate of the rows `select` matches, without its order and limit
+/// (`EXPLAIN (FORMAT JSON)`); 0 when it gives none.
+async fn estimated_rows(txn: &crate::db::Txn, select: &SelectStatement) -> Result<f64> {
+    let mut probe = select.clone();
+    probe.clear_order_by().reset_limit();
+    let mut statement = DatabaseBackend::Postgres.build(&probe);
+    statement.sql = format!("EXPLAIN (FORMAT JSON) {}", statement.sql);
+    let plan: Option<serde_json::Value> = txn
+        .query_one_raw(statement)
+        .await
+        .and_then(|row| row.map(|row| row.try_get_by_index(0)).transpose())
+        .doing("estimating the matches")?;
+    Ok(plan
+        .as_ref()
+        .and_then(|plan| plan.get(0)?.get("Plan")?.get("Plan Rows")?.as_f64())
+        .unwrap_or_default())
+}
 
 /// The sample of [`words_of`] on SQLite (id, cluster representative, words), handed over as one
 /// value: the driver passes each row of a result from SQLite's thread to ours on its own, and for
