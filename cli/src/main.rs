@@ -51,6 +51,7 @@ use crate::progress::{Status, human};
 fn main() -> ExitCode {
     let args = Args::parse();
     init_logging();
+    load_own_models();
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(err) => return fail(&anyhow::Error::new(err).context("cannot start the runtime")),
@@ -95,6 +96,47 @@ fn init_logging() {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr)
         .init();
+}
+
+/// Registers the tagger models of the directory `MORGUE_TAGGER_MODELS` names (`LANG.upos`, as
+/// `train_tagger --own` writes them) for the languages that ship none (docs/tagger.md). A file
+/// that is not a model of its name's language is said as a warning and left out.
+fn load_own_models() {
+    let Some(dir) = std::env::var_os(::dedup::tagger::OWN_MODELS_VAR).filter(|dir| !dir.is_empty())
+    else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(err) => {
+            tracing::warn!("cannot read the tagger models in {}: {err}", dir.display());
+            return;
+        }
+    };
+    let mut models = ::dedup::tagger::OwnModels::default();
+    for path in entries.flatten().map(|entry| entry.path()) {
+        let name = path.file_name().and_then(|name| name.to_str()).unwrap_or_default();
+        let Some(language) = name.strip_suffix(".upos") else { continue };
+        let model = std::fs::read(&path)
+            .map_err(|err| err.to_string())
+            .and_then(|bytes| ::dedup::tagger::Model::from_bytes(&bytes).map_err(|e| e.to_string()))
+            .and_then(|model| {
+                if model.language() == language {
+                    Ok(model)
+                } else {
+                    Err(format!("it is a model of {:?}", model.language()))
+                }
+            });
+        match model {
+            Ok(model) => models.add(model),
+            Err(why) => tracing::warn!(
+                "cannot use the tagger model {}: {why}; {language} gets the rule-based fallback",
+                path.display()
+            ),
+        }
+    }
+    ::dedup::tagger::set_own_models(models);
 }
 
 async fn run(args: Args) -> Result<()> {

@@ -50,8 +50,7 @@ pub use tokenize::{sentences, tokenize};
 pub use upos::{UnknownTag, Upos, is_content};
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, OnceLock};
 
 /// The languages with a model, by ISO 639-1 code, and the model files.
 const MODELS: [(&str, &[u8]); 11] = [
@@ -72,50 +71,37 @@ const MODELS: [(&str, &[u8]); 11] = [
 static LOADED: [OnceLock<Arc<Model>>; 11] = [const { OnceLock::new() }; 11];
 
 /// The environment variable that names a directory of models trained for your own use
-/// (`LANG.upos`, as `train_tagger --own DIR` writes them): a language that ships no model and no
-/// segmenting dictionary is tagged by its model there (Polish, whose only treebank at hand is
-/// under the GNU GPL, so no Polish model ships; see `docs/tagger.md`). Read once per process.
+/// (`LANG.upos`, as `train_tagger --own DIR` writes them), such as Polish's, whose only treebank
+/// at hand is under the GNU GPL, so no Polish model ships (`docs/tagger.md`). This crate does no
+/// I/O: the `morgue` command reads the directory and registers its models ([`set_own_models`]).
 pub const OWN_MODELS_VAR: &str = "MORGUE_TAGGER_MODELS";
 
-/// The directory [`OWN_MODELS_VAR`] names, if set and not empty.
-fn own_models() -> Option<&'static Path> {
-    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
-    DIR.get_or_init(|| {
-        std::env::var_os(OWN_MODELS_VAR).filter(|dir| !dir.is_empty()).map(PathBuf::from)
-    })
-    .as_deref()
+/// Tagger models trained for your own use, by language: each tags a language that ships no model
+/// and no segmenting dictionary, never in place of a shipped one.
+#[derive(Debug, Clone, Default)]
+pub struct OwnModels {
+    models: BTreeMap<String, Arc<Model>>,
 }
 
-/// The model of `language` in `dir` (`LANG.upos`), read the first time it is asked for; `None`
-/// when there is none, or when it cannot be used (said once, as a warning: the fallback tags).
-fn own_model(dir: &Path, language: &str) -> Option<Arc<Model>> {
-    static READ: Mutex<BTreeMap<PathBuf, Option<Arc<Model>>>> = Mutex::new(BTreeMap::new());
-    if language.is_empty() || !language.chars().all(|c| c.is_ascii_alphanumeric()) {
-        return None;
+impl OwnModels {
+    /// Adds `model` for the language it records (replacing one added before for it).
+    pub fn add(&mut self, model: Model) {
+        self.models.insert(model.language().to_owned(), Arc::new(model));
     }
-    let path = dir.join(format!("{language}.upos"));
-    let mut read = READ.lock().unwrap_or_else(PoisonError::into_inner);
-    read.entry(path).or_insert_with_key(|path| read_own_model(path, language)).clone()
+
+    /// The languages that have a model here.
+    pub fn languages(&self) -> impl Iterator<Item = &str> {
+        self.models.keys().map(String::as_str)
+    }
 }
 
-fn read_own_model(path: &Path, language: &str) -> Option<Arc<Model>> {
-    let unusable = |why: String| {
-        tracing::warn!(
-            "cannot use the tagger model {}: {why}; {language} gets the rule-based fallback",
-            path.display()
-        );
-        None
-    };
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return None,
-        Err(err) => return unusable(err.to_string()),
-    };
-    match Model::from_bytes(&bytes) {
-        Ok(model) if model.language() == language => Some(Arc::new(model)),
-        Ok(model) => unusable(format!("it is a model of {:?}", model.language())),
-        Err(err) => unusable(err.to_string()),
-    }
+/// The process's own models, once [`set_own_models`] set them.
+static OWN: OnceLock<OwnModels> = OnceLock::new();
+
+/// Makes `models` the ones [`Tagger::for_language`] uses for the rest of the process. Only the
+/// first call counts: false when models were set already (they stay).
+pub fn set_own_models(models: OwnModels) -> bool {
+    OWN.set(models).is_ok()
 }
 
 /// The ISO 639-1 codes of the languages that have a model or a segmenting dictionary.
@@ -169,17 +155,15 @@ impl Tagger {
     /// region suffix such as `pt-BR` or `zh-Hant` are ignored). Any other code gets the
     /// rule-based fallback.
     ///
-    /// A language with neither gets the model of the directory [`OWN_MODELS_VAR`] names, if
-    /// there is one ([`Tagger::for_language_in`]).
+    /// A language with neither gets its model among the process's own ([`set_own_models`]), if
+    /// there is one.
     pub fn for_language(code: &str) -> Tagger {
-        Tagger::for_language_in(code, own_models())
+        Tagger::for_language_in(code, OWN.get())
     }
 
-    /// [`Tagger::for_language`], with `own_models` as the directory of models trained for your
-    /// own use (`LANG.upos`): used only for a language that ships no model and no segmenting
-    /// dictionary. A file there that is not a model of its language is said once, as a
-    /// warning, and the fallback tags.
-    pub fn for_language_in(code: &str, own_models: Option<&Path>) -> Tagger {
+    /// [`Tagger::for_language`], with `own` as the models trained for your own use: used only
+    /// for a language that ships no model and no segmenting dictionary.
+    pub fn for_language_in(code: &str, own: Option<&OwnModels>) -> Tagger {
         let language = code.split(['-', '_']).next().unwrap_or_default().to_lowercase();
         let model = MODELS.iter().position(|(code, _)| *code == language).map(|at| {
             LOADED[at]
@@ -190,8 +174,8 @@ impl Tagger {
                 .clone()
         });
         let segmenter = segment::Segmenter::for_language(&language);
-        let model = match (model, segmenter, own_models) {
-            (None, None, Some(dir)) => own_model(dir, &language),
+        let model = match (model, segmenter, own) {
+            (None, None, Some(own)) => own.models.get(&language).cloned(),
             (model, ..) => model,
         };
         Tagger { language, model, segmenter }
