@@ -279,7 +279,7 @@ fn analysed(text: &str) -> (Vec<KeyedWord>, Vec<usize>) {
 /// `NP`, `SL`, `SH`, `SN`, `XPN`, `XSN`, `XR`), before the first particle, copula, verb or
 /// ending. A word that does not begin with one (a verb, an adverb, an inflected entry of
 /// the dictionary) ends where it ends. So `서울의`, `서울에서` and `서울은` are all `서울`, and
-/// `발표했다` (`발표` + `하` + endings) is `발표`: what names and content words are keyed by.
+/// `발표했다` (`발표` + `하` + endings) is `발표`: what names are keyed by (`Key`).
 fn stem_end<'a>(
     span: &Range<usize>,
     morphemes: impl Iterator<Item = &'a (Range<usize>, String)>,
