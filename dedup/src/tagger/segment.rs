@@ -87,7 +87,13 @@ impl Segmenter {
     /// pieces of at most [`LONGEST_PIECE`] bytes, so no word holds white space and no lattice
     /// is huge.
     pub(crate) fn analyse(self, text: &str, out: &mut Vec<(Range<usize>, Upos)>) {
-        self.analyse_keyed(text, out, &mut Vec::new());
+        // Korean words are read in their sentence, spaces and all (`ko.rs`).
+        #[cfg(feature = "ko")]
+        if self == Segmenter::Korean {
+            ko::analyse(text, out);
+            return;
+        }
+        self.analyse_unkeyed(text, out);
     }
 
     /// [`Segmenter::analyse`], and each word's key form appended to `keys`, a byte range of
@@ -100,7 +106,6 @@ impl Segmenter {
         out: &mut Vec<(Range<usize>, Upos)>,
         keys: &mut Vec<(Range<usize>, Upos)>,
     ) {
-        // Korean words are read in their sentence, spaces and all (`ko.rs`).
         #[cfg(feature = "ko")]
         if self == Segmenter::Korean {
             ko::analyse_keyed(text, out, keys);
