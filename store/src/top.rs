@@ -396,4 +396,22 @@ mod tests {
             assert!(counted_word(word), "{word}");
         }
     }
+
+    #[test]
+    fn a_word_counts_each_story_and_each_cluster_once() {
+        // Stories 1 and 2 are one cluster (key 1); the sample is sorted by cluster key.
+        let sample = vec![
+            (1, "flood münchen".to_owned()),
+            (1, "flood".to_owned()),
+            (2, "internationalised 地震 flood".to_owned()),
+            (3, "the flood".to_owned()),
+        ];
+        let counted = count_words(&sample);
+        assert_eq!(counted.get("flood"), Some(&(4, 3)));
+        assert_eq!(counted.get("münchen"), Some(&(1, 1)));
+        assert_eq!(counted.get("internationalised"), Some(&(1, 1)));
+        assert_eq!(counted.get("地震"), Some(&(1, 1)));
+        assert_eq!(counted.get("the"), None, "a stop word is not listed");
+        assert_eq!(counted.len(), 4);
+    }
 }
