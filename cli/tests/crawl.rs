@@ -1344,12 +1344,19 @@ fn three_workers_on_one_postgres_archive_one_killed_and_restarted_share_the_work
         .collect();
     // The victim's leases too: a request it sent just before it died may reach the test web's
     // log only after the snapshot above (the server reads it from the socket when its turn comes).
+    // A lease of a `/go/` link stands for the article it redirects to: the victim may have
+    // followed the redirect, its article request still unread when it died.
     let leased =
         setup.archive(async |archive| store::frontier::leased_by(archive, name).await.unwrap());
+    let world = setup.web.world();
     for entry in leased {
         let url = url::Url::parse(&entry.url).unwrap();
         let host = url.host_str().unwrap_or_default().trim_start_matches("m.");
-        in_flight.insert(format!("{host}{}", url.path()));
+        let path = world
+            .site_by_host(host)
+            .and_then(|site| world.redirected(site, url.path()))
+            .map_or_else(|| url.path().to_owned(), |article| article.path);
+        in_flight.insert(format!("{host}{path}"));
     }
     let again = format!("{name}-again");
     let restarted = spawn_morgue_logging(setup.dir.path(), &worker_args(name), &log(&again));

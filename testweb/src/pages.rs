@@ -42,10 +42,7 @@ pub(crate) fn respond(world: &World, site: &Site, request: &Request, origin: &st
     if let Some(response) = response {
         return response;
     }
-    if let Some(number) = path.strip_prefix("/go/").and_then(|n| n.parse::<usize>().ok())
-        && number < world.config.articles_per_host
-    {
-        let article = world.article(site, number);
+    if let Some(article) = world.redirected(site, path) {
         return Response::redirect(301, &format!("{base}{}", article.path));
     }
     match world.article_at(site, path) {

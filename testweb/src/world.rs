@@ -259,6 +259,12 @@ impl World {
         (article.path == path).then_some(article)
     }
 
+    /// The article a `/go/N` redirect at this path leads to, if the path is one.
+    pub fn redirected(&self, site: &Site, path: &str) -> Option<Article> {
+        let number: usize = path.strip_prefix("/go/")?.parse().ok()?;
+        (number < self.config.articles_per_host).then(|| self.article(site, number))
+    }
+
     /// The paths of the stale articles (older than a crawl's week), which a crawl must not fetch.
     pub fn stale_paths(&self) -> Vec<String> {
         let articles = self.sites.iter().flat_map(|site| self.articles(site));
