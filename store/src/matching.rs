@@ -75,13 +75,21 @@ impl Matcher {
     /// stories when every story's words are written; otherwise it selects a superset, and
     /// [`Matcher::matches`] decides.
     pub fn exact(&self) -> bool {
-        sql(&self.node, DatabaseBackend::Sqlite, false).1
+        sql(&self.node, &Scope { backend: DatabaseBackend::Sqlite, unindexed: false, ids: None }).1
     }
 
     /// The condition on `stories` that selects every matching story (and, with `unindexed`,
     /// also the stories whose words are not written yet), and whether it selects only them.
     pub(crate) fn condition(&self, backend: DatabaseBackend, unindexed: bool) -> (Expr, bool) {
-        let (expr, exact) = sql(&self.node, backend, unindexed);
+        self.condition_within(&Scope { backend, unindexed, ids: None })
+    }
+
+    /// [`Matcher::condition`] for a statement that also keeps only the stories whose ids are in
+    /// `scope.ids` (its caller's condition must say so): on SQLite the word index then lists only
+    /// its matches in that range, where otherwise it lists every match before the statement keeps
+    /// those of the range.
+    pub(crate) fn condition_within(&self, scope: &Scope) -> (Expr, bool) {
+        let (expr, exact) = sql(&self.node, scope);
         (expr.unwrap_or_else(|| Expr::cust("1 = 1")), exact)
     }
 
@@ -104,7 +112,7 @@ impl Matcher {
         let (expr, _) = index_and(&words, backend)?;
         let rest = others
             .into_iter()
-            .map(|part| sql(part, backend, false).0)
+            .map(|part| sql(part, &Scope { backend, unindexed: false, ids: None }).0)
             .collect::<Option<Vec<Expr>>>()?
             .into_iter()
             .reduce(Expr::and);
@@ -247,18 +255,33 @@ fn index_and(parts: &[Node], backend: DatabaseBackend) -> Option<(String, bool)>
     Some((expr, exact))
 }
 
+/// How a condition asks the word index.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Scope {
+    pub(crate) backend: DatabaseBackend,
+    /// Whether the stories whose words are not written yet are let through.
+    pub(crate) unindexed: bool,
+    /// The least and greatest id of the stories the statement keeps, when it keeps only those
+    /// (SQLite hands the range to FTS5, which lists only its matches in it).
+    pub(crate) ids: Option<(i64, i64)>,
+}
+
 /// The stories an index expression selects (and, with `unindexed`, those without words).
-fn index_condition(expr: String, backend: DatabaseBackend, unindexed: bool) -> Expr {
-    let selects = match backend {
-        DatabaseBackend::Postgres => {
+fn index_condition(expr: String, scope: &Scope) -> Expr {
+    let selects = match (scope.backend, scope.ids) {
+        (DatabaseBackend::Postgres, _) => {
             Expr::cust_with_values(r#""stories"."search_terms" @@ CAST($1 AS tsquery)"#, [expr])
         }
-        _ => Expr::cust_with_values(
+        (_, None) => Expr::cust_with_values(
             r#""stories"."id" IN (SELECT rowid FROM story_search WHERE story_search MATCH ?)"#,
             [expr],
         ),
+        (_, Some((least, greatest))) => Expr::cust_with_values(
+            r#""stories"."id" IN (SELECT rowid FROM story_search WHERE story_search MATCH ? AND rowid >= ? AND rowid <= ?)"#,
+            [sea_orm::Value::from(expr), least.into(), greatest.into()],
+        ),
     };
-    if unindexed {
+    if scope.unindexed {
         selects.or(Expr::col((story::Entity, story::Column::SearchWords)).is_null())
     } else {
         selects
@@ -267,9 +290,10 @@ fn index_condition(expr: String, backend: DatabaseBackend, unindexed: bool) -> E
 
 /// The condition selecting a superset of `node`'s matches (`None`: every story), and whether it
 /// selects exactly them.
-fn sql(node: &Node, backend: DatabaseBackend, unindexed: bool) -> (Option<Expr>, bool) {
+fn sql(node: &Node, scope: &Scope) -> (Option<Expr>, bool) {
+    let backend = scope.backend;
     if let Some((expr, exact)) = index_expr(node, backend) {
-        return (Some(index_condition(expr, backend, unindexed)), exact && !unindexed);
+        return (Some(index_condition(expr, scope)), exact && !scope.unindexed);
     }
     match node {
         Node::Sources(ids) => (
@@ -282,7 +306,7 @@ fn sql(node: &Node, backend: DatabaseBackend, unindexed: bool) -> (Option<Expr>,
             (Some(column().is_not_null().and(column().eq(code.as_str()))), true)
         }
         Node::Never => (Some(Expr::cust("1 = 0")), true),
-        Node::Title(inner) => (sql(inner, backend, unindexed).0, false),
+        Node::Title(inner) => (sql(inner, scope).0, false),
         Node::And(parts) => {
             // The parts the index answers, as one expression; the others one by one.
             let (words, others): (Vec<&Node>, Vec<&Node>) = parts.iter().partition(|part| {
@@ -295,13 +319,13 @@ fn sql(node: &Node, backend: DatabaseBackend, unindexed: bool) -> (Option<Expr>,
             let words: Vec<Node> = words.into_iter().cloned().collect();
             match index_and(&words, backend) {
                 Some((expr, words_exact)) => {
-                    exprs.push(index_condition(expr, backend, unindexed));
-                    exact &= words_exact && !unindexed;
+                    exprs.push(index_condition(expr, scope));
+                    exact &= words_exact && !scope.unindexed;
                 }
                 None => rest.extend(parts.iter().filter(|part| words.contains(part))),
             }
             for part in rest {
-                let (expr, part_exact) = sql(part, backend, unindexed);
+                let (expr, part_exact) = sql(part, scope);
                 exprs.extend(expr);
                 exact &= part_exact;
             }
@@ -311,14 +335,14 @@ fn sql(node: &Node, backend: DatabaseBackend, unindexed: bool) -> (Option<Expr>,
             let mut exprs = Vec::with_capacity(parts.len());
             let mut exact = true;
             for part in parts {
-                let (expr, part_exact) = sql(part, backend, unindexed);
+                let (expr, part_exact) = sql(part, scope);
                 let Some(expr) = expr else { return (None, false) };
                 exprs.push(expr);
                 exact &= part_exact;
             }
             (exprs.into_iter().reduce(Expr::or), exact)
         }
-        Node::Not(inner) => match sql(inner, backend, unindexed) {
+        Node::Not(inner) => match sql(inner, scope) {
             (Some(expr), true) => (Some(expr.not()), true),
             _ => (None, false),
         },

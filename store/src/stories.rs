@@ -19,7 +19,7 @@ use crate::Archive;
 use crate::entity::{removed_sentence, story, story_url};
 use crate::error::{Context as _, Error, Result};
 use crate::json;
-use crate::matching::Matcher;
+use crate::matching::{self, Matcher};
 use crate::search;
 use crate::sources::inserted_row;
 use crate::text::{self, line_opt, line_owned, long_owned};
@@ -724,7 +724,16 @@ impl Filter {
         if let Some(matcher) = &self.query {
             let backend = archive.db.get_database_backend();
             let unindexed = search::any_missing(&archive.db).await?;
-            let (expr, query_exact) = matcher.condition(backend, unindexed);
+            let ids = if backend == DatabaseBackend::Sqlite {
+                day_window_ids(archive, self.from_day, self.to_day).await?
+            } else {
+                None
+            };
+            if let Some((least, greatest)) = ids {
+                condition = condition.add(story::Column::Id.between(least, greatest));
+            }
+            let scope = matching::Scope { backend, unindexed, ids };
+            let (expr, query_exact) = matcher.condition_within(&scope);
             condition = condition.add(expr);
             exact = query_exact;
         }
@@ -762,6 +771,58 @@ impl Filter {
         }
         condition
     }
+}
+
+/// Windows of more days than this are not bounded by [`day_window_ids`] (two index probes a day).
+const MAX_WINDOW_DAYS: i64 = 3_700;
+
+/// The least and greatest id of the stories published from `from` to `to` (SQLite; an open end
+/// is the archive's first or last day), `(1, 0)` when there are none, `None` when neither end is
+/// set or the window is longer than [`MAX_WINDOW_DAYS`].
+///
+/// A text query's matches are listed by FTS5 before the statement keeps those of the days asked
+/// for: for a word in a third of a million stories, 350,000 matches listed for a page of 50 from
+/// one month (150 ms). Bounded by the month's ids, FTS5 lists only the matches among them (12 ms).
+/// The bounds are exact whatever order stories came in (each day's least and greatest id, read
+/// from `idx_stories_day`, whose entries are ordered by id within a day), so a story published
+/// long before it was archived widens the range but is never left out; they are only worth
+/// having because ids mostly follow publication days, as a crawl archives the news as it comes.
+async fn day_window_ids(
+    archive: &Archive,
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+) -> Result<Option<(i64, i64)>> {
+    if from.is_none() && to.is_none() {
+        return Ok(None);
+    }
+    let day = |day: Option<NaiveDate>| day.map(|day| day.format("%Y-%m-%d").to_string());
+    let statement = sea_orm::Statement::from_sql_and_values(
+        DatabaseBackend::Sqlite,
+        format!(
+            "WITH RECURSIVE ends(first, last) AS (SELECT \
+                 COALESCE(?, (SELECT min(published_day) FROM stories)), \
+                 COALESCE(?, (SELECT max(published_day) FROM stories))), \
+             days(day) AS (SELECT first FROM ends \
+                 WHERE julianday(last) - julianday(first) < {MAX_WINDOW_DAYS} \
+                 UNION ALL SELECT date(day, '+1 day') FROM days, ends WHERE day < last) \
+             SELECT count(*), \
+                 min((SELECT min(id) FROM stories WHERE published_day = day)), \
+                 max((SELECT max(id) FROM stories WHERE published_day = day)) \
+             FROM days"
+        ),
+        [day(from).into(), day(to).into()],
+    );
+    let doing = "finding the ids of a window of days";
+    let row = archive.db.query_one_raw(statement).await.doing(doing)?;
+    let Some(row) = row else { return Ok(None) };
+    let days: i64 = row.try_get_by_index(0).doing(doing)?;
+    let least: Option<i64> = row.try_get_by_index(1).doing(doing)?;
+    let greatest: Option<i64> = row.try_get_by_index(2).doing(doing)?;
+    Ok(match (days, least, greatest) {
+        (0, _, _) => None,
+        (_, Some(least), Some(greatest)) => Some((least, greatest)),
+        _ => Some((1, 0)),
+    })
 }
 
 /// Up to `limit` stories that `filter` selects with ids above `after`, by id: an export reads the

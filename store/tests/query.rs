@@ -176,6 +176,78 @@ on_both_backends! {
             assert!(matches!(err, store::Error::NotFound { .. }), "{text}: {err}");
         }
     }
+
+    // A page of a text query over a window of days keeps exactly the stories of those days,
+    // whatever order they were archived in (SQLite bounds the index's matches by the window's
+    // ids: a story archived long after its day widens them and must still be found).
+    async fn a_window_of_days_finds_its_stories_whatever_order_they_came_in(archive: &Archive) {
+        let source = crate::source(archive, "daily").await;
+        let day = |d: u32| chrono::NaiveDate::from_ymd_opt(2025, 3, d).unwrap();
+        // Archived mostly in day order, with late arrivals of early days, a story without a
+        // day, and words in some of them.
+        let days: [Option<u32>; 12] =
+            [Some(1), Some(2), Some(2), Some(4), Some(5), Some(1), None, Some(7), Some(8), Some(3), Some(9), Some(5)];
+        let mut stored = Vec::new();
+        for (i, published) in days.into_iter().enumerate() {
+            let text = if i % 3 == 1 { "quiet day" } else { "storm over the coast" };
+            let new = NewStory {
+                source_id: source.id,
+                url: format!("https://daily.example/{i}"),
+                lossy_url: format!("http://daily.example/{i}"),
+                title: Some(format!("Story {i}")),
+                text: text.to_owned(),
+                published_day: published.map(day),
+                extractor_version: "test-1".to_owned(),
+                ..NewStory::default()
+            };
+            let id = stories::insert(archive, &new).await.unwrap().story().id;
+            stored.push((id, published.map(day), text));
+        }
+        for text in ["storm", "NOT storm", "storm OR quiet", "coast -quiet"] {
+            let matcher = Matcher::new(archive, &Query::parse(text).unwrap()).await.unwrap();
+            let windows = [
+                (Some(1), Some(2)),
+                (Some(2), Some(4)),
+                (Some(3), Some(3)),
+                (Some(5), None),
+                (None, Some(3)),
+                (Some(6), Some(6)),
+                (Some(10), Some(20)),
+                (Some(4), Some(2)),
+            ];
+            for (from, to) in windows {
+                let filter = Filter {
+                    from_day: from.map(day),
+                    to_day: to.map(day),
+                    query: Some(matcher.clone()),
+                    ..Filter::default()
+                };
+                let found: Vec<i64> = stories::page(archive, &filter, 0, 100)
+                    .await
+                    .unwrap()
+                    .iter()
+                    .filter(|story| matcher.matches(story))
+                    .map(|story| story.id)
+                    .collect();
+                let expected: Vec<i64> = stored
+                    .iter()
+                    .filter(|(_, published, _)| {
+                        published.is_some_and(|p| {
+                            from.is_none_or(|f| p >= day(f)) && to.is_none_or(|t| p <= day(t))
+                        })
+                    })
+                    .filter(|(_, _, words)| match text {
+                        "storm" => words.contains("storm"),
+                        "NOT storm" => !words.contains("storm"),
+                        "storm OR quiet" => true,
+                        _ => words.contains("coast"),
+                    })
+                    .map(|(id, _, _)| *id)
+                    .collect();
+                assert_eq!(found, expected, "{text} from {from:?} to {to:?}");
+            }
+        }
+    }
 }
 
 /// A filter with the query `text` (which must parse and resolve).
