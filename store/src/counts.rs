@@ -394,7 +394,9 @@ pub(crate) async fn selected(
                 if let Some(rest) = rest {
                     condition = condition.add(rest);
                 }
-                if let Some((first, last)) = id_bounds(archive, filter).await? {
+                if let Some((first, last)) =
+                    crate::stories::day_window_ids(archive, filter.from_day, filter.to_day).await?
+                {
                     condition = condition
                         .add(Expr::cust_with_values("story_search.rowid >= ?", [first]))
                         .add(Expr::cust_with_values("story_search.rowid <= ?", [last]));
@@ -406,41 +408,6 @@ pub(crate) async fn selected(
     }
     select.cond_where(condition);
     Ok(Some(Selected { select, joined }))
-}
-
-/// The lowest and highest id of the stories published within the filter's days, when it has
-/// days: the index's matches outside them are then skipped by the index itself (FTS5 seeks to
-/// a rowid) instead of each being looked up and refused. Read from the index on the day
-/// (`idx_stories_day`), the days' entries only. Stories are stored roughly in the order they
-/// are published, so the ids of a month are a narrow band; a story stored late only widens it.
-pub(crate) async fn id_bounds(archive: &Archive, filter: &Filter) -> Result<Option<(i64, i64)>> {
-    if filter.from_day.is_none() && filter.to_day.is_none() {
-        return Ok(None);
-    }
-    let backend = archive.db.get_database_backend();
-    let mut select = Query::select();
-    select
-        .from(story::Entity)
-        .expr(Expr::cust(r#"MIN("stories"."id")"#))
-        .expr(Expr::cust(r#"MAX("stories"."id")"#));
-    let day = || Expr::col((story::Entity, story::Column::PublishedDay));
-    if let Some(from) = filter.from_day {
-        select.and_where(day().gte(from));
-    }
-    if let Some(to) = filter.to_day {
-        select.and_where(day().lte(to));
-    }
-    let row: Option<(Option<i64>, Option<i64>)> = archive
-        .db
-        .query_one_raw(backend.build(&select))
-        .await
-        .and_then(|row| row.map(|row| row.try_get_many_by_index()).transpose())
-        .doing("reading the ids of the filter's days")?;
-    Ok(match row {
-        Some((Some(first), Some(last))) => Some((first, last)),
-        // No story in those days: nothing to skip, the days' condition selects none.
-        _ => None,
-    })
 }
 
 /// A counting statement of [`selected`].

@@ -298,7 +298,8 @@ pub(crate) async fn tally(
                             .to_owned();
                         let mut values: Vec<Value> = vec![expr.into()];
                         if let Some((first, last)) =
-                            crate::counts::id_bounds(archive, filter).await?
+                            crate::stories::day_window_ids(archive, filter.from_day, filter.to_day)
+                                .await?
                         {
                             sql.push_str(" AND rowid >= ? AND rowid <= ?");
                             values.push(first.into());
