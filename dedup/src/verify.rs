@@ -516,13 +516,17 @@ impl Thresholds {
         if numbers.differ() >= self.number_differ && numbers.share() < self.number_agreement {
             return Verdict::Veto(method, Veto::Numbers);
         }
-        if method.relation() == Relation::Duplicate && s.numbers.differ() >= self.update_numbers {
+        // Numbers changed as a later version's do: unless the names changed too. A figure or two
+        // under the share (a copy's own dateline or promo) is no later version, and is not read
+        // as a template story's changed values either.
+        if method.relation() == Relation::Duplicate
+            && s.numbers.differ() >= self.update_numbers
+            && numbers.changed_share() >= self.update_number_share
+        {
             if names.changed() && names.share() < self.update_name_agreement {
                 return Verdict::Veto(method, Veto::Names);
             }
-            if numbers.changed_share() >= self.update_number_share {
-                return Verdict::Link(Method::Update);
-            }
+            return Verdict::Link(Method::Update);
         }
         if method.relation() == Relation::Duplicate && self.places_changed(&s.number_places) {
             if names.changed() && names.share() < self.update_name_agreement {
@@ -927,6 +931,24 @@ mod tests {
         assert_eq!(
             t.verdict(&Scores { numbers: agreement(6, 5, 6, 5), ..edited }),
             Verdict::Link(Method::Update)
+        );
+        // Two outlets' copies of a wire story, each with its own contributor and outlet in a
+        // credit line (4 of 6 names shared) and its own time in the dateline (1 of 24 figures):
+        // too few figures changed for a later version, so not a template story's changed
+        // values either, and the names agree as a copy's: a copy (`morgue`'s test web made
+        // this; the figure alone used to refuse it).
+        let wire = Scores {
+            names: agreement(6, 4, 6, 4),
+            key_names: agreement(5, 4, 5, 4),
+            numbers: agreement(24, 23, 24, 23),
+            number_places: agreement(35, 34, 35, 34),
+            ..copy
+        };
+        assert_eq!(t.verdict(&wire), Verdict::Link(Method::NearCopy));
+        // A sixth of the figures changed with those names: another story on the template.
+        assert_eq!(
+            t.verdict(&Scores { numbers: agreement(24, 20, 24, 20), ..wire }),
+            Verdict::Veto(Method::NearCopy, Veto::Names)
         );
         // Figures missing on one side only are text the other does not have.
         let trimmed = Scores { numbers: agreement(4, 4, 9, 4), ..copy };
