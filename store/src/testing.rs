@@ -74,6 +74,18 @@ pub async fn integer(archive: &Archive, sql: &str) -> i64 {
     row.expect("a row").try_get_by_index(0).expect("an integer")
 }
 
+/// The one text a statement answers (`SELECT current_setting(...)`). Panics when it fails.
+pub async fn text(archive: &Archive, sql: &str) -> String {
+    use sea_orm::{ConnectionTrait as _, Statement};
+    let backend = archive.db.get_database_backend();
+    let row = archive
+        .db
+        .query_one_raw(Statement::from_string(backend, sql.to_owned()))
+        .await
+        .expect("a statement that answers");
+    row.expect("a row").try_get_by_index(0).expect("a text")
+}
+
 /// A fresh, migrated SQLite archive in a temporary directory.
 pub async fn sqlite() -> TestArchive {
     let dir = tempfile::tempdir().expect("temporary directory");

@@ -221,9 +221,8 @@ async fn postgres_sample(
         .doing(doing)?
         .flatten();
     txn.execute_unprepared(crate::stories::BITMAP_ONLY).await.doing(doing)?;
-    // Planned for each word and range: a plan kept for the statement (PostgreSQL keeps a generic
-    // one after five runs) knows neither, and ANDs nothing.
-    txn.execute_unprepared("SET LOCAL plan_cache_mode = force_custom_plan").await.doing(doing)?;
+    // Planned for each word and range (every connection plans for its values: `archive.rs`,
+    // `postgres_options`), so the primary key's range is ANDed with the word's matches.
     let read = |select: SelectStatement| {
         let txn = &txn;
         async move {

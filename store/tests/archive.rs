@@ -173,3 +173,16 @@ async fn after_a_full_disk_every_write_transaction_holds_the_write_lock_from_its
     other.close().await.expect("close");
     full.close().await.expect("close");
 }
+
+/// Every pooled PostgreSQL connection plans each statement for its own values: a generic plan
+/// kept after five runs of a prepared statement walked a window of days testing every story's
+/// terms (`archive.rs`, `postgres_options`).
+#[tokio::test]
+async fn every_postgres_connection_plans_each_statement_for_its_values() {
+    let Some(test) = store::testing::postgres().await else { return };
+    // Asked at once (each holds its connection a moment), so that the pool opens several.
+    let sql = "SELECT current_setting('plan_cache_mode') || left(pg_sleep(0.05)::text, 0)";
+    let ask = || store::testing::text(&test.archive, sql);
+    let modes = tokio::join!(ask(), ask(), ask(), ask());
+    assert_eq!(<[String; 4]>::from(modes), ["force_custom_plan"; 4].map(String::from));
+}
