@@ -64,18 +64,16 @@ pub async fn sqlite_integrity(archive: &Archive) -> (String, u64) {
 /// The one integer a statement answers (`SELECT COUNT(*) ...`), for checking tables the store
 /// keeps by triggers against what they are kept from. Panics when it fails.
 pub async fn integer(archive: &Archive, sql: &str) -> i64 {
-    use sea_orm::{ConnectionTrait as _, Statement};
-    let backend = archive.db.get_database_backend();
-    let row = archive
-        .db
-        .query_one_raw(Statement::from_string(backend, sql.to_owned()))
-        .await
-        .expect("a statement that answers");
-    row.expect("a row").try_get_by_index(0).expect("an integer")
+    answer(archive, sql).await
 }
 
 /// The one text a statement answers (`SELECT current_setting(...)`). Panics when it fails.
 pub async fn text(archive: &Archive, sql: &str) -> String {
+    answer(archive, sql).await
+}
+
+/// The first column of the one row a statement answers. Panics when it fails.
+async fn answer<T: sea_orm::TryGetable>(archive: &Archive, sql: &str) -> T {
     use sea_orm::{ConnectionTrait as _, Statement};
     let backend = archive.db.get_database_backend();
     let row = archive
@@ -83,7 +81,7 @@ pub async fn text(archive: &Archive, sql: &str) -> String {
         .query_one_raw(Statement::from_string(backend, sql.to_owned()))
         .await
         .expect("a statement that answers");
-    row.expect("a row").try_get_by_index(0).expect("a text")
+    row.expect("a row").try_get_by_index(0).expect("a value of the asked type")
 }
 
 /// A fresh, migrated SQLite archive in a temporary directory.
