@@ -51,29 +51,14 @@ pub(crate) struct Node<'a> {
     /// Position in the caller's input: the last tie-break, for repeated ids.
     pub(crate) position: usize,
     pub(crate) words: u32,
-    /// A value of the text alone (its MinHash folded into one), for ordering two documents of
-    /// one day and length by their texts rather than by their ids.
-    pub(crate) fingerprint: u32,
 }
 
 impl Node<'_> {
-    /// Dated before undated, then earlier, then (among documents dated alike) the longer text
-    /// first and then by [`Node::fingerprint`], then by id, then by position. Pages often give
-    /// only a day (midnight): two copies of one day are then ordered by their texts, not by the
-    /// ids an archive gave them in the order it happened to fetch them, so a crawl in another
-    /// order (or one killed and run again) links them the same way (only texts alike to the
-    /// last shingle still fall back on their ids); the longer is the fuller version, the other
-    /// its copy.
+    /// Dated before undated, then earlier, then by id, then by position.
     pub(crate) fn order(&self, other: &Node<'_>) -> Ordering {
         let key = |n: &Node<'_>| (n.published.is_none(), n.published.unwrap_or(0));
         key(self)
             .cmp(&key(other))
-            .then_with(|| match self.published {
-                Some(_) => {
-                    other.words.cmp(&self.words).then(self.fingerprint.cmp(&other.fingerprint))
-                }
-                None => Ordering::Equal,
-            })
             .then_with(|| self.id.cmp(other.id))
             .then_with(|| self.position.cmp(&other.position))
     }
@@ -319,13 +304,7 @@ mod tests {
         let ids = nodes(n);
         let nodes: Vec<Node<'_>> = ids
             .iter()
-            .map(|(id, i)| Node {
-                published: Some(*i as i64),
-                id,
-                position: *i,
-                words: 500,
-                fingerprint: 0,
-            })
+            .map(|(id, i)| Node { published: Some(*i as i64), id, position: *i, words: 500 })
             .collect();
         let edges: Vec<Edge> =
             links.iter().map(|&(a, b, method)| Edge { a, b, method, score: 0.8 }).collect();
@@ -333,29 +312,6 @@ mod tests {
             .into_iter()
             .map(|p| p.representative)
             .collect()
-    }
-
-    #[test]
-    fn documents_of_one_day_are_ordered_by_their_texts_not_their_ids() {
-        let node = |id, published, words, fingerprint| Node {
-            published,
-            id,
-            position: 0,
-            words,
-            fingerprint,
-        };
-        // Two copies dated the same midnight: the longer first, whichever id an archive gave it.
-        let (long, short) = (node("9", Some(86_400), 500, 7), node("10", Some(86_400), 480, 3));
-        assert_eq!(long.order(&short), Ordering::Less);
-        let (long, short) = (node("10", Some(86_400), 500, 7), node("9", Some(86_400), 480, 3));
-        assert_eq!(long.order(&short), Ordering::Less);
-        // As long: by the texts' fingerprints, again whatever the ids.
-        for (a, b) in [("1", "2"), ("2", "1")] {
-            assert_eq!(node(a, Some(0), 500, 3).order(&node(b, Some(0), 500, 7)), Ordering::Less);
-        }
-        // Time comes first; undated documents keep the order of their ids.
-        assert_eq!(node("1", Some(0), 10, 9).order(&node("2", Some(60), 900, 0)), Ordering::Less);
-        assert_eq!(node("1", None, 10, 9).order(&node("2", None, 900, 0)), Ordering::Less);
     }
 
     #[test]
@@ -400,13 +356,7 @@ mod tests {
         let words = [40, 900, 1000];
         let nodes: Vec<Node<'_>> = ids
             .iter()
-            .map(|(id, i)| Node {
-                published: Some(*i as i64),
-                id,
-                position: *i,
-                words: words[*i],
-                fingerprint: 0,
-            })
+            .map(|(id, i)| Node { published: Some(*i as i64), id, position: *i, words: words[*i] })
             .collect();
         let edges: Vec<Edge> = [(0, 1), (0, 2), (1, 2)]
             .iter()

@@ -497,16 +497,9 @@ impl Deduper {
             .chain(existing.iter().enumerate().map(|(i, s)| (s, false, new.len() + i)))
             .collect();
         fn node<'s>(&(s, _, position): &(&'s Signature, bool, usize)) -> Node<'s> {
-            Node {
-                published: s.published,
-                id: &s.id,
-                position,
-                words: s.words,
-                fingerprint: s.minhash.iter().fold(0u32, |h, &v| h.rotate_left(5) ^ v),
-            }
+            Node { published: s.published, id: &s.id, position, words: s.words }
         }
-        // Ranks: dated first by time (a day's documents the longer first), then undated, ties
-        // by id (`Node::order`).
+        // Ranks: dated first by time, then undated, ties by id.
         let mut by_rank: Vec<usize> = (0..all.len()).collect();
         by_rank.sort_by(|&a, &b| node(&all[a]).order(&node(&all[b])));
         let ranked: Vec<&Signature> = by_rank.iter().map(|&i| all[i].0).collect();
