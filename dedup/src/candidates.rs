@@ -16,7 +16,7 @@
 //!   is (MinHash bands see a Jaccard of a few percent there).
 //!
 //! Keys go into one sorted table of `(key, rank)` entries, ranks being positions in the order of
-//! the documents' dates (dated first, then undated, ties by id). A document's candidates are the
+//! the documents' dates (dated first, then undated, ties as [`crate::Ties`] says). A document's candidates are the
 //! documents that share one of its keys and fall inside its **time window** (published within
 //! [`crate::Config::window_secs`] of it). **Undated documents** have no window: they are candidates
 //! of every document, and every document is theirs, so a story without a date is still matched

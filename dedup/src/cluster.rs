@@ -23,7 +23,7 @@
 //! unless that was a fragment (a teaser, a breaking-news stub), in which case the earliest full
 //! version.
 
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
 
 use crate::verify::Method;
 
@@ -51,14 +51,22 @@ pub(crate) struct Node<'a> {
     /// Position in the caller's input: the last tie-break, for repeated ids.
     pub(crate) position: usize,
     pub(crate) words: u32,
+    /// How two documents dated alike compare before their ids ([`crate::Ties`]): equal for all
+    /// under `Ties::Ids`; under `Ties::Texts`, the longer text first, then a fingerprint of it.
+    pub(crate) tie: (Reverse<u32>, u32),
 }
 
 impl Node<'_> {
-    /// Dated before undated, then earlier, then by id, then by position.
+    /// Dated before undated, then earlier, then (among dated documents) by [`Node::tie`], then by
+    /// id, then by position.
     pub(crate) fn order(&self, other: &Node<'_>) -> Ordering {
         let key = |n: &Node<'_>| (n.published.is_none(), n.published.unwrap_or(0));
         key(self)
             .cmp(&key(other))
+            .then_with(|| match self.published {
+                Some(_) => self.tie.cmp(&other.tie),
+                None => Ordering::Equal,
+            })
             .then_with(|| self.id.cmp(other.id))
             .then_with(|| self.position.cmp(&other.position))
     }
@@ -304,7 +312,13 @@ mod tests {
         let ids = nodes(n);
         let nodes: Vec<Node<'_>> = ids
             .iter()
-            .map(|(id, i)| Node { published: Some(*i as i64), id, position: *i, words: 500 })
+            .map(|(id, i)| Node {
+                published: Some(*i as i64),
+                id,
+                position: *i,
+                words: 500,
+                tie: (Reverse(0), 0),
+            })
             .collect();
         let edges: Vec<Edge> =
             links.iter().map(|&(a, b, method)| Edge { a, b, method, score: 0.8 }).collect();
@@ -312,6 +326,34 @@ mod tests {
             .into_iter()
             .map(|p| p.representative)
             .collect()
+    }
+
+    #[test]
+    fn documents_dated_alike_are_ordered_by_their_tie_then_their_ids() {
+        let node = |id, published, words: u32, fingerprint| Node {
+            published,
+            id,
+            position: 0,
+            words,
+            tie: (Reverse(words), fingerprint),
+        };
+        // Two copies dated the same midnight: the longer first, whichever id it has.
+        for (long, short) in [("9", "10"), ("10", "9")] {
+            let (long, short) =
+                (node(long, Some(86_400), 500, 7), node(short, Some(86_400), 480, 3));
+            assert_eq!(long.order(&short), Ordering::Less);
+        }
+        // As long: by the fingerprints, again whatever the ids.
+        for (a, b) in [("1", "2"), ("2", "1")] {
+            assert_eq!(node(a, Some(0), 500, 3).order(&node(b, Some(0), 500, 7)), Ordering::Less);
+        }
+        // Time comes first; undated documents keep the order of their ids.
+        assert_eq!(node("1", Some(0), 10, 9).order(&node("2", Some(60), 900, 0)), Ordering::Less);
+        assert_eq!(node("1", None, 10, 9).order(&node("2", None, 900, 0)), Ordering::Less);
+        // Ties alike (`Ties::Ids`): by id.
+        let plain =
+            |id| Node { published: Some(0), id, position: 0, words: 9, tie: (Reverse(0), 0) };
+        assert_eq!(plain("1").order(&plain("2")), Ordering::Less);
     }
 
     #[test]
@@ -356,7 +398,13 @@ mod tests {
         let words = [40, 900, 1000];
         let nodes: Vec<Node<'_>> = ids
             .iter()
-            .map(|(id, i)| Node { published: Some(*i as i64), id, position: *i, words: words[*i] })
+            .map(|(id, i)| Node {
+                published: Some(*i as i64),
+                id,
+                position: *i,
+                words: words[*i],
+                tie: (Reverse(0), 0),
+            })
             .collect();
         let edges: Vec<Edge> = [(0, 1), (0, 2), (1, 2)]
             .iter()

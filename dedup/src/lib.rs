@@ -67,7 +67,7 @@ pub use cluster::ClusterConfig;
 pub use facts::{Agreement, Facts};
 pub use pipeline::{
     Assignment, Config, ContentTokens, Deduper, Document, Limits, Link, Outcome, Rejection, Stats,
-    Update,
+    Ties, Update,
 };
 pub use signature::{FORMAT_VERSION, Signature, SignatureError};
 pub use verify::{Method, Relation, Scores, Thresholds, Verdict, Veto, scores};

@@ -1,6 +1,8 @@
 //! [`Deduper`]: documents to signatures, signatures to links, links to clusters, in batch or
 //! incrementally.
 
+use std::cmp::Reverse;
+
 use crate::ann::Polytopes;
 use crate::candidates::{CandidateConfig, FoundBy, Index};
 use crate::cluster::{ClusterConfig, Edge, Node, cluster};
@@ -78,6 +80,23 @@ pub struct Config {
     pub thresholds: Thresholds,
     /// Clustering.
     pub clustering: ClusterConfig,
+    /// How documents published at the same time are ordered (the earlier of a linked pair is the
+    /// original, the later its copy).
+    pub ties: Ties,
+}
+
+/// How documents published at the same time are ordered: pages often give only a day (read as
+/// midnight), so many copies of a story tie.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Ties {
+    /// By id, then by position in the input: corpus mode, where the caller chose both.
+    #[default]
+    Ids,
+    /// By their texts (the longer first, as the fuller version; then a fingerprint of the text),
+    /// then by id: an archive, whose ids follow the order a crawl happened to fetch the stories
+    /// in, so a crawl in another order (or killed and run again) links the same two copies the
+    /// same way round. Undated documents are still ordered by id.
+    Texts,
 }
 
 impl Default for Config {
@@ -89,6 +108,7 @@ impl Default for Config {
             candidates: CandidateConfig::default(),
             thresholds: Thresholds::default(),
             clustering: ClusterConfig::default(),
+            ties: Ties::Ids,
         }
     }
 }
@@ -496,12 +516,19 @@ impl Deduper {
             .map(|(i, s)| (s, true, i))
             .chain(existing.iter().enumerate().map(|(i, s)| (s, false, new.len() + i)))
             .collect();
-        fn node<'s>(&(s, _, position): &(&'s Signature, bool, usize)) -> Node<'s> {
-            Node { published: s.published, id: &s.id, position, words: s.words }
+        fn node<'s>(&(s, _, position): &(&'s Signature, bool, usize), ties: Ties) -> Node<'s> {
+            let tie = match ties {
+                Ties::Ids => (Reverse(0), 0),
+                Ties::Texts => {
+                    (Reverse(s.words), s.minhash.iter().fold(0u32, |h, &v| h.rotate_left(5) ^ v))
+                }
+            };
+            Node { published: s.published, id: &s.id, position, words: s.words, tie }
         }
-        // Ranks: dated first by time, then undated, ties by id.
+        let ties = self.config.ties;
+        // Ranks: dated first by time, then undated, ties as `Config::ties` says (`Node::order`).
         let mut by_rank: Vec<usize> = (0..all.len()).collect();
-        by_rank.sort_by(|&a, &b| node(&all[a]).order(&node(&all[b])));
+        by_rank.sort_by(|&a, &b| node(&all[a], ties).order(&node(&all[b], ties)));
         let ranked: Vec<&Signature> = by_rank.iter().map(|&i| all[i].0).collect();
         let is_new: Vec<bool> = by_rank.iter().map(|&i| all[i].1).collect();
         let index = Index::build(&ranked, &self.polytopes, &self.config.candidates, &self.pool);
@@ -576,7 +603,7 @@ impl Deduper {
         stats.rejected = vetoed.len() as u64;
         stats.conflicts = (conflicted.len() + removed_old.len()) as u64;
 
-        let nodes: Vec<Node<'_>> = by_rank.iter().map(|&i| node(&all[i])).collect();
+        let nodes: Vec<Node<'_>> = by_rank.iter().map(|&i| node(&all[i], ties)).collect();
         let mut edges: Vec<Edge> = new_links
             .iter()
             .map(|&(a, b, method, scores, _)| Edge { a, b, method, score: scores.primary(method) })

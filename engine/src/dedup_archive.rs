@@ -19,13 +19,14 @@
 //!
 //! A story is compared by its whole text, not its searchable text: a source that posts a story
 //! twice in a week would otherwise see the second copy emptied by repeated-sentence removal and
-//! never matched. It is placed in time by its publication, or by when it was archived.
+//! never matched. It is placed in time by its publication, or by when it was archived; stories
+//! placed at the same time are ordered by their texts, not by their ids (`dedup::Ties::Texts`).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
-use dedup::{Config, Deduper, Document, Link, Method, Scores, Signature, Thresholds};
+use dedup::{Config, Deduper, Document, Link, Method, Scores, Signature, Thresholds, Ties};
 use store::Archive;
 use store::clusters::Member;
 use store::duplicates::NewLink;
@@ -42,8 +43,11 @@ const BATCH: u64 = 5_000;
 /// The method names `dedup` stores links under.
 const METHODS: [Method; 5] = Method::ALL;
 
-/// Loads the models (about half a second in a release build): once per process.
+/// Loads the models (about half a second in a release build): once per process. Stories
+/// published at the same time are ordered by their texts ([`Ties::Texts`]) whatever `config`
+/// says: an archive's ids follow the order its crawls happened to fetch the stories in.
 pub async fn load(config: Config) -> Result<Arc<Deduper>> {
+    let config = Config { ties: Ties::Texts, ..config };
     let loaded = tokio::task::spawn_blocking(move || Deduper::new(config))
         .await
         .map_err(|source| Error::Task { what: "model loading", source })?;
