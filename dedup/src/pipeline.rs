@@ -525,10 +525,11 @@ impl Deduper {
             };
             Node { published: s.published, id: &s.id, position, words: s.words, tie }
         }
-        let ties = self.config.ties;
+        // Each document's node once (its fingerprint folds the whole MinHash), not per comparison.
+        let unranked: Vec<Node<'_>> = all.iter().map(|doc| node(doc, self.config.ties)).collect();
         // Ranks: dated first by time, then undated, ties as `Config::ties` says (`Node::order`).
         let mut by_rank: Vec<usize> = (0..all.len()).collect();
-        by_rank.sort_by(|&a, &b| node(&all[a], ties).order(&node(&all[b], ties)));
+        by_rank.sort_by(|&a, &b| unranked[a].order(&unranked[b]));
         let ranked: Vec<&Signature> = by_rank.iter().map(|&i| all[i].0).collect();
         let is_new: Vec<bool> = by_rank.iter().map(|&i| all[i].1).collect();
         let index = Index::build(&ranked, &self.polytopes, &self.config.candidates, &self.pool);
@@ -603,7 +604,7 @@ impl Deduper {
         stats.rejected = vetoed.len() as u64;
         stats.conflicts = (conflicted.len() + removed_old.len()) as u64;
 
-        let nodes: Vec<Node<'_>> = by_rank.iter().map(|&i| node(&all[i], ties)).collect();
+        let nodes: Vec<Node<'_>> = by_rank.iter().map(|&i| unranked[i]).collect();
         let mut edges: Vec<Edge> = new_links
             .iter()
             .map(|&(a, b, method, scores, _)| Edge { a, b, method, score: scores.primary(method) })
