@@ -36,6 +36,7 @@ mod m0016_story_words;
 mod m0017_fact_changes;
 mod m0018_fact_changes_trimmed;
 mod m0019_story_day_ids;
+mod m0020_story_terms;
 
 /// Runs a migration's SQL statements in order. On SQLite, as one batch on one connection: the
 /// pool's other connections may hold the schema from before a trigger was dropped, and SQLite
@@ -82,6 +83,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0017_fact_changes::Migration),
             Box::new(m0018_fact_changes_trimmed::Migration),
             Box::new(m0019_story_day_ids::Migration),
+            Box::new(m0020_story_terms::Migration),
         ]
     }
 }

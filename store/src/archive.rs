@@ -305,16 +305,18 @@ impl Archive {
     }
 
     /// The size on disk of the stories table and of each of its indexes (SQLite's FTS5 tables
-    /// included), in bytes, by name; for benchmarks.
+    /// included; PostgreSQL's `story_terms` with its TOAST table and index), in bytes, by name;
+    /// for benchmarks.
     pub async fn story_index_sizes(&self) -> Result<Vec<(String, i64)>> {
         let sql = match self.backend() {
             Backend::Postgres => {
-                "SELECT 'stories (table)', pg_relation_size('stories') \
-                 UNION ALL SELECT 'stories (its TOAST table)', \
-                 COALESCE(pg_total_relation_size(NULLIF(reltoastrelid, 0)), 0) \
-                 FROM pg_class WHERE oid = 'stories'::regclass \
+                "SELECT relname || ' (table)', pg_relation_size(oid) FROM pg_class \
+                 WHERE oid IN ('stories'::regclass, 'story_terms'::regclass) \
+                 UNION ALL SELECT relname || ' (its TOAST table)', \
+                 COALESCE(pg_total_relation_size(NULLIF(reltoastrelid, 0)), 0) FROM pg_class \
+                 WHERE oid IN ('stories'::regclass, 'story_terms'::regclass) \
                  UNION ALL SELECT indexrelname::text, pg_relation_size(indexrelid) \
-                 FROM pg_stat_user_indexes WHERE relname = 'stories' ORDER BY 1"
+                 FROM pg_stat_user_indexes WHERE relname IN ('stories', 'story_terms') ORDER BY 1"
             }
             Backend::Sqlite => {
                 "SELECT name, SUM(pgsize) FROM dbstat WHERE name = 'stories' \

@@ -7,8 +7,9 @@
 //! matches in about 8 ms, but looking each up in `story_facts` by id costs ~200 ns a match and
 //! grouping them by day in SQL as much again (`docs/research.md`). Here the database only lists
 //! the matches, handed over as one value (`group_concat(rowid)` of the FTS5 table on SQLite,
-//! `string_agg(id)` over the GIN index's matches on PostgreSQL) instead of a row each through the
-//! driver, and Rust counts them: stories per key, the matches in no cluster, and the distinct
+//! `string_agg(story_id)` of the narrow `story_terms` through its GIN index on PostgreSQL)
+//! instead of a row each through the driver, and Rust counts them: stories per key, the matches
+//! in no cluster, and the distinct
 //! clusters of the others by sorting (key, cluster) pairs.
 //!
 //! **Off unless asked for** ([`Archive::keep_facts`]): loading the facts of a million stories
@@ -309,14 +310,33 @@ pub(crate) async fn tally(
                     }
                     _ => return Ok(None),
                 },
-                _ => {
-                    let mut select = Query::select();
-                    select
-                        .from(story::Entity)
-                        .expr(Expr::cust(r#"string_agg("stories"."id"::text, ',')"#))
-                        .and_where(matcher.condition(backend, false).0);
-                    backend.build(&select)
-                }
+                _ => match matcher.index_join(backend) {
+                    // The index's matches alone, from the narrow `story_terms` (migration
+                    // `m0020_story_terms`): no row of `stories` is visited.
+                    Some((expr, None)) => {
+                        let mut sql = "SELECT string_agg(story_id::text, ',') FROM story_terms \
+                                       WHERE terms @@ CAST($1 AS tsquery)"
+                            .to_owned();
+                        let mut values: Vec<Value> = vec![expr.into()];
+                        if let Some((first, last)) =
+                            crate::stories::day_window_ids(archive, filter.from_day, filter.to_day)
+                                .await?
+                        {
+                            sql.push_str(" AND story_id BETWEEN $2 AND $3");
+                            values.push(first.into());
+                            values.push(last.into());
+                        }
+                        Statement::from_sql_and_values(backend, sql, values)
+                    }
+                    _ => {
+                        let mut select = Query::select();
+                        select
+                            .from(story::Entity)
+                            .expr(Expr::cust(r#"string_agg("stories"."id"::text, ',')"#))
+                            .and_where(matcher.condition(backend, false).0);
+                        backend.build(&select)
+                    }
+                },
             })
         }
     };

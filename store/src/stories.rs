@@ -960,9 +960,9 @@ pub(crate) fn representatives() -> Condition {
     )
 }
 
-/// Drops the GIN indexes of `stories` before a bulk load (PostgreSQL; nothing on SQLite) and
-/// returns their definitions for [`restore_indexes`]: each story stored updates them over
-/// hundreds of terms, where building them once after the load is several times cheaper. For
+/// Drops the GIN indexes of `stories` and `story_terms` before a bulk load (PostgreSQL; nothing
+/// on SQLite) and returns their definitions for [`restore_indexes`]: each story stored updates
+/// them over hundreds of terms, where building them once after the load is several times cheaper. For
 /// benchmarks (`morgue bench archive`): searches are slow until the indexes are back.
 pub async fn drop_bulk_indexes(archive: &Archive) -> Result<Vec<String>> {
     if archive.db.get_database_backend() != DatabaseBackend::Postgres {
@@ -973,7 +973,7 @@ pub async fn drop_bulk_indexes(archive: &Archive) -> Result<Vec<String>> {
         .query_all_raw(sea_orm::Statement::from_string(
             DatabaseBackend::Postgres,
             "SELECT indexname::text, indexdef FROM pg_indexes \
-             WHERE schemaname = current_schema() AND tablename = 'stories' \
+             WHERE schemaname = current_schema() AND tablename IN ('stories', 'story_terms') \
              AND indexdef LIKE '% USING gin %' ORDER BY indexname",
         ))
         .await

@@ -10,7 +10,7 @@ on_both_backends! {
         crate::source(archive, "kept").await;
         let second = archive.migrate().await.expect("second migration");
         assert!(second.applied.is_empty(), "nothing to apply: {second:?}");
-        assert_eq!(second.current, ["m0001_archive", "m0002_word_search", "m0003_workers", "m0004_link_explanations", "m0005_refold_search_words", "m0006_queries_and_collections", "m0007_cluster_representatives", "m0008_host_turns", "m0009_claims", "m0011_fetch_requests", "m0012_phrase_pairs", "m0013_fetch_lossy_urls", "m0014_story_days", "m0015_folded_totals", "m0016_story_words", "m0017_fact_changes", "m0018_fact_changes_trimmed", "m0019_story_day_ids"]);
+        assert_eq!(second.current, ["m0001_archive", "m0002_word_search", "m0003_workers", "m0004_link_explanations", "m0005_refold_search_words", "m0006_queries_and_collections", "m0007_cluster_representatives", "m0008_host_turns", "m0009_claims", "m0011_fetch_requests", "m0012_phrase_pairs", "m0013_fetch_lossy_urls", "m0014_story_days", "m0015_folded_totals", "m0016_story_words", "m0017_fact_changes", "m0018_fact_changes_trimmed", "m0019_story_day_ids", "m0020_story_terms"]);
         let third = archive.migrate().await.expect("third migration");
         assert_eq!(third, second);
         archive.check_schema().await.expect("schema is current");
@@ -24,7 +24,7 @@ async fn a_new_sqlite_archive_reports_what_it_applied() {
     let path = dir.path().join("new.db");
     let url = format!("sqlite:{}", path.display());
     let archive = Archive::open(&url, OpenMode::Create).await.unwrap();
-    assert!(matches!(archive.check_schema().await, Err(Error::SchemaOutOfDate { pending: 18 })));
+    assert!(matches!(archive.check_schema().await, Err(Error::SchemaOutOfDate { pending: 19 })));
     let report = archive.migrate().await.unwrap();
     assert_eq!(
         report.applied,
@@ -46,7 +46,8 @@ async fn a_new_sqlite_archive_reports_what_it_applied() {
             "m0016_story_words",
             "m0017_fact_changes",
             "m0018_fact_changes_trimmed",
-            "m0019_story_day_ids"
+            "m0019_story_day_ids",
+            "m0020_story_terms"
         ]
     );
     assert_eq!(report.current, report.applied);

@@ -168,6 +168,64 @@ on_both_backends! {
         }
     }
 
+    // The index follows the stories' words (PostgreSQL keeps a copy of each story's terms in
+    // `story_terms` by triggers, which the facts list matches from; SQLite its FTS5 table):
+    // cleared, written again, copied by the migration that made the table (undone and done
+    // again), and gone with a deleted story. On PostgreSQL the copy's matches are compared with
+    // those of the stories' own terms at each step.
+    async fn the_index_follows_the_stories_words(archive: &Archive) {
+        let ids = craft(archive).await;
+        let postgres = archive.backend() == store::Backend::Postgres;
+        let terms = async || store::testing::integer(archive, "SELECT COUNT(*) FROM story_terms").await;
+        let agree = async || {
+            for word in ["storm", "climate", "the·cat", "malmo"] {
+                let list = |table: &str, id: &str, column: &str| {
+                    format!("SELECT COALESCE(string_agg({id}::text, ',' ORDER BY {id}), '') FROM {table} \
+                             WHERE {column} @@ CAST('''{word}''' AS tsquery)")
+                };
+                let copy = store::testing::text(archive, &list("story_terms", "story_id", "terms")).await;
+                let own = store::testing::text(archive, &list("stories", "id", "search_terms")).await;
+                assert_eq!(copy, own, "{word}");
+                assert!(!own.is_empty(), "{word} found nowhere");
+            }
+        };
+        let all_exact = async || {
+            for (text, expected) in EXPECTED {
+                assert_eq!(run(archive, &ids, text, true).await, *expected, "{text}");
+            }
+        };
+        if postgres {
+            assert_eq!(terms().await, ids.len() as i64, "every story has its terms");
+            agree().await;
+        }
+        archive
+            .execute_unprepared("UPDATE stories SET search_words = NULL, search_pairs = NULL")
+            .await
+            .unwrap();
+        if postgres {
+            assert_eq!(terms().await, 0, "words cleared, terms gone");
+        }
+        assert_eq!(store::search::fill_missing(archive).await.unwrap(), ids.len() as u64);
+        all_exact().await;
+        if postgres {
+            agree().await;
+        }
+        store::testing::undo_migrations(archive, 1).await;
+        archive.migrate().await.unwrap();
+        all_exact().await;
+        if postgres {
+            assert_eq!(terms().await, ids.len() as i64, "the migration copied every story's terms");
+            agree().await;
+        }
+        archive.execute_unprepared(&format!("DELETE FROM stories WHERE id = {}", ids[0])).await.unwrap();
+        if postgres {
+            assert_eq!(terms().await, ids.len() as i64 - 1, "a deleted story's terms are gone");
+            agree().await;
+        }
+        let storm = run(archive, &ids, "storm", true).await;
+        assert_eq!(storm, [2, 6]);
+    }
+
     async fn unknown_names_are_errors(archive: &Archive) {
         craft(archive).await;
         for text in ["source:nobody", "storm OR collection:Nowhere"] {
