@@ -9,8 +9,7 @@
 //! the matches, handed over as one value (`group_concat(rowid)` of the FTS5 table on SQLite,
 //! `string_agg(story_id)` of the narrow `story_terms` through its GIN index on PostgreSQL)
 //! instead of a row each through the driver, and Rust counts them: stories per key, the matches
-//! in no cluster, and the distinct
-//! clusters of the others by sorting (key, cluster) pairs.
+//! in no cluster, and the distinct clusters of the others by sorting (key, cluster) pairs.
 //!
 //! **Off unless asked for** ([`Archive::keep_facts`]): loading the facts of a million stories
 //! costs about a second, more than one count in SQL, so a one-shot command keeps the SQL path and
@@ -291,52 +290,45 @@ pub(crate) async fn tally(
             if !matcher.exact() || crate::search::any_missing(&archive.db).await? {
                 return Ok(None);
             }
-            Some(match backend {
-                DatabaseBackend::Sqlite => match matcher.index_join(backend) {
-                    Some((expr, None)) => {
-                        let mut sql = "SELECT group_concat(rowid) FROM story_search \
-                                       WHERE story_search MATCH ?"
-                            .to_owned();
-                        let mut values: Vec<Value> = vec![expr.into()];
-                        if let Some((first, last)) =
-                            crate::stories::day_window_ids(archive, filter.from_day, filter.to_day)
-                                .await?
-                        {
-                            sql.push_str(" AND rowid >= ? AND rowid <= ?");
-                            values.push(first.into());
-                            values.push(last.into());
-                        }
-                        Statement::from_sql_and_values(backend, sql, values)
+            Some(match (backend, matcher.index_join(backend)) {
+                // The index's matches alone, bounded by the window's ids: SQLite's FTS5 table;
+                // PostgreSQL's narrow `story_terms` (migration `m0020_story_terms`), so that no
+                // row of `stories` is visited.
+                (_, Some((expr, None))) => {
+                    let (list, window) = if backend == DatabaseBackend::Sqlite {
+                        (
+                            "SELECT group_concat(rowid) FROM story_search \
+                             WHERE story_search MATCH ?",
+                            " AND rowid >= ? AND rowid <= ?",
+                        )
+                    } else {
+                        (
+                            "SELECT string_agg(story_id::text, ',') FROM story_terms \
+                             WHERE terms @@ CAST($1 AS tsquery)",
+                            " AND story_id BETWEEN $2 AND $3",
+                        )
+                    };
+                    let mut sql = list.to_owned();
+                    let mut values: Vec<Value> = vec![expr.into()];
+                    if let Some((first, last)) =
+                        crate::stories::day_window_ids(archive, filter.from_day, filter.to_day)
+                            .await?
+                    {
+                        sql.push_str(window);
+                        values.push(first.into());
+                        values.push(last.into());
                     }
-                    _ => return Ok(None),
-                },
-                _ => match matcher.index_join(backend) {
-                    // The index's matches alone, from the narrow `story_terms` (migration
-                    // `m0020_story_terms`): no row of `stories` is visited.
-                    Some((expr, None)) => {
-                        let mut sql = "SELECT string_agg(story_id::text, ',') FROM story_terms \
-                                       WHERE terms @@ CAST($1 AS tsquery)"
-                            .to_owned();
-                        let mut values: Vec<Value> = vec![expr.into()];
-                        if let Some((first, last)) =
-                            crate::stories::day_window_ids(archive, filter.from_day, filter.to_day)
-                                .await?
-                        {
-                            sql.push_str(" AND story_id BETWEEN $2 AND $3");
-                            values.push(first.into());
-                            values.push(last.into());
-                        }
-                        Statement::from_sql_and_values(backend, sql, values)
-                    }
-                    _ => {
-                        let mut select = Query::select();
-                        select
-                            .from(story::Entity)
-                            .expr(Expr::cust(r#"string_agg("stories"."id"::text, ',')"#))
-                            .and_where(matcher.condition(backend, false).0);
-                        backend.build(&select)
-                    }
-                },
+                    Statement::from_sql_and_values(backend, sql, values)
+                }
+                (DatabaseBackend::Sqlite, _) => return Ok(None),
+                _ => {
+                    let mut select = Query::select();
+                    select
+                        .from(story::Entity)
+                        .expr(Expr::cust(r#"string_agg("stories"."id"::text, ',')"#))
+                        .and_where(matcher.condition(backend, false).0);
+                    backend.build(&select)
+                }
             })
         }
     };

@@ -962,8 +962,8 @@ pub(crate) fn representatives() -> Condition {
 
 /// Drops the GIN indexes of `stories` and `story_terms` before a bulk load (PostgreSQL; nothing
 /// on SQLite) and returns their definitions for [`restore_indexes`]: each story stored updates
-/// them over hundreds of terms, where building them once after the load is several times cheaper. For
-/// benchmarks (`morgue bench archive`): searches are slow until the indexes are back.
+/// them over hundreds of terms, where building them once after the load is several times
+/// cheaper. For benchmarks (`morgue bench archive`): searches are slow until the indexes are back.
 pub async fn drop_bulk_indexes(archive: &Archive) -> Result<Vec<String>> {
     if archive.db.get_database_backend() != DatabaseBackend::Postgres {
         return Ok(Vec::new());
