@@ -12,7 +12,7 @@
 //! The terms stay in `stories` too, with their index, for everything else: a page of stories, a
 //! sample of top words and the counts in SQL combine the word index with the stories' own
 //! columns and indexes (days, ids, clusters) on one heap; moved to `story_terms` alone (tried in
-//! stop 43), they were joined back to `stories` and the word query over 30 days went from 22–57 to
+//! stop 43), they were joined back to `stories` and the word query over 30 days went from 22–99 to
 //! 99–450 ms p95, PostgreSQL filtering candidates by terms it reads from TOAST, a cost its
 //! planner does not count. The price is the terms kept twice (about 7 GiB more at a million
 //! stories: 4.9 GiB of TOAST and 2.2 GiB of index).
