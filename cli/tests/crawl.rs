@@ -873,11 +873,7 @@ fn dedup_recomputes_old_signatures(setup: Setup) {
     let reachable = setup.web.world().reachable(chrono::Utc::now() - chrono::Duration::days(7));
     let mut first_copies: Vec<&testweb::world::Article> = Vec::new();
     for (i, a) in reachable.iter().enumerate() {
-        let copied_later = reachable.iter().skip(i + 1).any(|b| {
-            a.wire.is_some()
-                && a.wire == b.wire
-                && (a.published - b.published).num_days().abs() <= 4
-        });
+        let copied_later = reachable.iter().skip(i + 1).any(|b| copies_within_window(a, b));
         if copied_later && !first_copies.iter().any(|c| c.wire == a.wire) {
             first_copies.push(a);
         }
@@ -920,6 +916,12 @@ fn dedup_recomputes_old_signatures(setup: Setup) {
         assert!(signature.is_ok(), "story {}: {signature:?}", stored.story_id);
     }
     assert!(linked_to_old > 0, "the stories with old signatures were compared with the new ones");
+}
+
+/// Whether two articles of the test web are copies of one wire story published within the dedup
+/// window of each other (four days), which dedup must put in one cluster.
+fn copies_within_window(a: &testweb::world::Article, b: &testweb::world::Article) -> bool {
+    a.wire.is_some() && a.wire == b.wire && (a.published - b.published).num_days().abs() <= 4
 }
 
 fn dedup_links_and_clusters_once(setup: Setup) {
@@ -966,8 +968,7 @@ fn dedup_links_and_clusters_once(setup: Setup) {
     let mut copies = 0;
     for (i, (a, _)) in stories.iter().enumerate() {
         for (j, (b, _)) in stories.iter().enumerate().skip(i + 1) {
-            let within = (a.published - b.published).num_days().abs() <= 4;
-            if a.wire.is_some() && a.wire == b.wire && within {
+            if copies_within_window(a, b) {
                 copies += 1;
                 assert!(
                     clusters[i].is_some() && clusters[i] == clusters[j],
