@@ -91,7 +91,9 @@ fn main() -> ExitCode {
         (raw_tokens as u64 * rounds) as f64 / seconds,
         document.len() as f64 / 1e6
     );
-    if tagger.model().is_some_and(|model| model.analyser() == Analyser::TurkishRoots) {
+    if tagger.model().is_some_and(|model| {
+        matches!(model.analyser(), Analyser::TurkishRoots | Analyser::TurkishWeb)
+    }) {
         // The tagging above remembers each word's hint after its first round; this is what a
         // word seen for the first time costs on top of tagging.
         let (mut rounds, start) = (0_u64, Instant::now());

@@ -12,7 +12,11 @@
 //! `--tune` (five-fold cross-validation inside the training part instead: how settings were
 //! chosen; writes nothing), `--epochs 40`, `--bits 19`, `--dropout 400` and
 //! `--word-dropout 100` (per mille), `--seed N`, `--two-pass`, `--unbalanced` (no content
-//! bias), `--no-analyser` (Turkish without its root lexicon's hints), `--without UD_Italian-TWITTIRO,...` (leave treebanks out of training, to choose which
+//! bias), `--no-analyser` (Turkish without its root lexicon's hints), `--roots-only` (Turkish with
+//! the root lexicon's hints but not the web treebank model's tags), `--turkish-web DIR` (train
+//! the Turkish web treebank model on `DIR/web.conllu` and `DIR/wiki.conllu` of PyPI's
+//! `turkish-treebanks` first, and hint the Turkish model with it rather than with the shipped
+//! one; `--turkish-web-out FILE` writes it), `--without UD_Italian-TWITTIRO,...` (leave treebanks out of training, to choose which
 //! to combine; their test data stay), `--surface` (surface copies of sentences with multiword
 //! tokens in every language, not only those whose plan has them). A language whose data may not
 //! ship (Polish, GNU GPL) is trained and measured but never written by `--out`; `--own DIR`
@@ -32,6 +36,8 @@ use std::time::Instant;
 
 #[path = "common/fifth.rs"]
 mod fifth;
+#[path = "common/turkish_web.rs"]
+mod turkish_web;
 
 use dedup::tagger::conllu::{self, Line};
 use dedup::tagger::train::{self, TaggedSentence, TrainConfig};
@@ -347,7 +353,7 @@ const PLANS: &[Plan] = &[
         ],
         ship: true,
         surface: true,
-        analyser: Analyser::TurkishRoots,
+        analyser: Analyser::TurkishWeb,
     },
 ];
 
@@ -371,6 +377,12 @@ struct Options {
     seed: u64,
     /// Train without the plans' analysers (to measure what they bring).
     no_analyser: bool,
+    /// Turkish: instead of the shipped web treebank model, train one on Google's Turkish Web
+    /// Treebank in this folder (`web.conllu`, `wiki.conllu`), and write it here.
+    turkish_web: Option<PathBuf>,
+    turkish_web_out: Option<PathBuf>,
+    /// Turkish: the root lexicon's hints only, without the web treebank model's tags.
+    roots_only: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -391,6 +403,9 @@ fn parse_options() -> Result<Options, String> {
         balance_content: true,
         seed: 0x6d6f_7267_7565,
         no_analyser: false,
+        turkish_web: None,
+        turkish_web_out: None,
+        roots_only: false,
     };
     let mut ud = None;
     while let Some(arg) = args.next() {
@@ -410,6 +425,11 @@ fn parse_options() -> Result<Options, String> {
             "--seed" => options.seed = value("--seed")?.parse().map_err(|e| format!("{e}"))?,
             "--unbalanced" => options.balance_content = false,
             "--no-analyser" => options.no_analyser = true,
+            "--roots-only" => options.roots_only = true,
+            "--turkish-web" => options.turkish_web = Some(PathBuf::from(value("--turkish-web")?)),
+            "--turkish-web-out" => {
+                options.turkish_web_out = Some(PathBuf::from(value("--turkish-web-out")?));
+            }
             "--word-dropout" => {
                 options.word_dropout =
                     value("--word-dropout")?.parse().map_err(|e| format!("{e}"))?
@@ -545,6 +565,50 @@ fn training_sentences<'a>(
     out
 }
 
+/// Trains the Turkish web treebank model (`dedup::tagger::turkish::web_model`) on the Turkish Web
+/// Treebank in `dir`, with the Turkish root lexicon's hints and `options`' settings, makes it the
+/// one the Turkish model's hints come from, and writes it to `--turkish-web-out` if given.
+fn train_turkish_web(dir: &Path, options: &Options) -> Result<(), String> {
+    let mut sentences = Vec::new();
+    for file in ["web.conllu", "wiki.conllu"] {
+        for turkish_web::Sentence { words, tags } in turkish_web::read(&dir.join(file))? {
+            sentences.push(TaggedSentence { words, tags, hints: Vec::new() });
+        }
+    }
+    let tokens: usize = sentences.iter().map(|s| s.words.len()).sum();
+    let config = TrainConfig {
+        language: "tr".to_owned(),
+        description: format!(
+            "averaged perceptron trained on the Turkish Web Treebank (turkish-treebanks 1.0.0), {} sentences, {tokens} words, tags mapped to UPOS",
+            sentences.len()
+        ),
+        bits: options.bits,
+        epochs: options.epochs,
+        seed: options.seed,
+        dropout: options.dropout,
+        second_pass: false,
+        balance_content: options.balance_content,
+        contractions: Vec::new(),
+        word_dropout: options.word_dropout,
+        analyser: Analyser::TurkishRoots,
+    };
+    let bytes = train::train(&config, &sentences, |_| {}).to_bytes();
+    eprintln!(
+        "tr: web treebank model: {} sentences, {tokens} words, {} bytes",
+        sentences.len(),
+        bytes.len()
+    );
+    if let Some(path) = &options.turkish_web_out {
+        std::fs::write(path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("tr: wrote {}", path.display());
+    }
+    let model = Model::from_bytes(&bytes).map_err(|e| e.to_string())?;
+    if !dedup::tagger::turkish::use_web_model(model) {
+        return Err("the Turkish web model was in use before it was trained".to_owned());
+    }
+    Ok(())
+}
+
 fn run() -> Result<(), String> {
     let options = parse_options()?;
     println!(
@@ -555,7 +619,17 @@ fn run() -> Result<(), String> {
         if options.only.as_ref().is_some_and(|only| !only.iter().any(|code| code == plan.code)) {
             continue;
         }
-        let analyser = if options.no_analyser { Analyser::None } else { plan.analyser };
+        let analyser = match plan.analyser {
+            _ if options.no_analyser => Analyser::None,
+            Analyser::TurkishWeb if options.roots_only => Analyser::TurkishRoots,
+            Analyser::TurkishWeb => {
+                if let Some(dir) = &options.turkish_web {
+                    train_turkish_web(dir, &options)?;
+                }
+                Analyser::TurkishWeb
+            }
+            analyser => analyser,
+        };
         let mut train_set = Vec::new();
         let mut test_sets: Vec<(String, Vec<Sentence>)> = Vec::new();
         let mut sources = Vec::new();

@@ -14,7 +14,7 @@
 //! | scale | 4 | f32, stored weight = averaged perceptron weight × scale, rounded (informative) |
 //! | language | 1 + n | length, then the ISO 639-1 code in UTF-8 |
 //! | description | 2 + n | length, then what the model was trained on, in UTF-8 |
-//! | analyser | 1 | version 2 only: the [`Analyser`] whose hints the model computes for every token, 1 for Turkish roots |
+//! | analyser | 1 | version 2 only: the [`Analyser`] whose hints the model computes for every token, 1 for Turkish roots, 2 for Turkish roots and the web treebank model's tags |
 //! | content bias | 4 | i32, taken off the content tags' scores before choosing |
 //! | passes | 1 | 1, or 2 when a second weight table follows the first |
 //! | then, per pass: rows | 4 | how many rows follow (rows whose weights are all zero are left out) |
@@ -38,7 +38,7 @@ const MAGIC_2: &[u8; 8] = b"MGUPOS\0\x02";
 
 /// An analyser of the model's language whose hint (see `TokenInfo::with_hint`) the model
 /// computes for every token itself, as it was trained: unlike the Chinese and Korean hints,
-/// which their segmenters pass in, these need nothing but the token.
+/// which their segmenters pass in, these need nothing but the sentence's tokens.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Analyser {
     /// No hints of its own.
@@ -47,6 +47,9 @@ pub enum Analyser {
     /// The Turkish root lexicon (`turkish.rs`): the longest root a word starts with, its
     /// classes and the suffixes after it.
     TurkishRoots,
+    /// The Turkish root lexicon, and the tag that a model trained on another Turkish treebank
+    /// (Google's Turkish Web Treebank, `turkish::web_model`) gives the word in its sentence.
+    TurkishWeb,
 }
 
 impl Analyser {
@@ -54,6 +57,7 @@ impl Analyser {
         match self {
             Analyser::None => 0,
             Analyser::TurkishRoots => 1,
+            Analyser::TurkishWeb => 2,
         }
     }
 
@@ -61,25 +65,42 @@ impl Analyser {
         match code {
             0 => Some(Analyser::None),
             1 => Some(Analyser::TurkishRoots),
+            2 => Some(Analyser::TurkishWeb),
             _ => None,
         }
     }
 
-    /// The hint of `token`, if the analyser gives hints (for training).
-    pub(crate) fn hint(self, token: &str) -> Option<String> {
+    /// The hints of a sentence's `tokens`, if the analyser gives hints (for training).
+    pub(crate) fn hints(self, tokens: &[&str]) -> Option<Vec<String>> {
         match self {
             Analyser::None => None,
-            Analyser::TurkishRoots => Some(super::turkish::hint(token)),
+            Analyser::TurkishRoots => {
+                Some(tokens.iter().map(|token| super::turkish::hint(token)).collect())
+            }
+            Analyser::TurkishWeb => {
+                Some(super::turkish::web_hints(super::turkish::web_model(), tokens))
+            }
         }
     }
 
-    /// What the features look at in `token`, with its hint if the analyser gives one (the
-    /// Turkish hints remembered per thread).
-    fn info(self, token: &str) -> TokenInfo {
+    /// What the features look at in a sentence's `tokens`, with their hints if the analyser
+    /// gives them (the Turkish roots' hints remembered per thread).
+    fn infos(self, tokens: &[&str]) -> Vec<TokenInfo> {
         match self {
-            Analyser::None => TokenInfo::new(token),
-            Analyser::TurkishRoots => {
-                super::turkish::with_hint(token, |hint| TokenInfo::with_hint(token, hint))
+            Analyser::None => tokens.iter().map(|token| TokenInfo::new(token)).collect(),
+            Analyser::TurkishRoots => tokens
+                .iter()
+                .map(|token| {
+                    super::turkish::with_hint(token, |hint| TokenInfo::with_hint(token, hint))
+                })
+                .collect(),
+            Analyser::TurkishWeb => {
+                let hints = super::turkish::web_hints(super::turkish::web_model(), tokens);
+                tokens
+                    .iter()
+                    .zip(&hints)
+                    .map(|(token, hint)| TokenInfo::with_hint(token, hint))
+                    .collect()
             }
         }
     }
@@ -178,24 +199,24 @@ impl Model {
     /// (one per token, as the model was trained: Chinese), each token's hint too. Without,
     /// each token gets the hint of the model's own [`Analyser`], if it has one.
     pub(crate) fn infos(&self, tokens: &[&str], hints: Option<&[&str]>) -> Vec<TokenInfo> {
-        tokens
-            .iter()
-            .enumerate()
-            .map(|(i, token)| {
-                let mut info = match hints {
-                    Some(hints) => match hints.get(i) {
-                        Some(hint) => TokenInfo::with_hint(token, hint),
-                        None => TokenInfo::new(token),
-                    },
-                    None => self.analyser.info(token),
-                };
-                info.class = self.lexicon.class(info.lower());
-                if info.class == lexicon::UNKNOWN {
-                    info.analogies = features::analogies(token, |word| self.lexicon.class(word));
-                }
-                info
-            })
-            .collect()
+        let mut infos = match hints {
+            Some(hints) => tokens
+                .iter()
+                .enumerate()
+                .map(|(i, token)| match hints.get(i) {
+                    Some(hint) => TokenInfo::with_hint(token, hint),
+                    None => TokenInfo::new(token),
+                })
+                .collect(),
+            None => self.analyser.infos(tokens),
+        };
+        for (info, token) in infos.iter_mut().zip(tokens) {
+            info.class = self.lexicon.class(info.lower());
+            if info.class == lexicon::UNKNOWN {
+                info.analogies = features::analogies(token, |word| self.lexicon.class(word));
+            }
+        }
+        infos
     }
 
     /// Tags one sentence: the first pass left to right, then, when the model has one, the
@@ -604,6 +625,8 @@ mod tests {
         assert_eq!(read.analyser(), Analyser::TurkishRoots);
         assert_eq!(read, model);
         assert_eq!(Model::from_bytes(&plain).unwrap().analyser(), Analyser::None);
+        model.set_analyser(Analyser::TurkishWeb);
+        assert_eq!(Model::from_bytes(&model.to_bytes()).unwrap().analyser(), Analyser::TurkishWeb);
         let mut unknown = bytes.clone();
         let at = bytes.len() - 8;
         // An analyser code the build does not know is refused, not misread.

@@ -18,7 +18,7 @@ fn every_shipped_model_loads_and_tags() {
         assert_eq!(tagger.model().map(Model::language), Some(code));
         assert_eq!(tagger.tag(&["2024", "."]).len(), 2);
         // Only Turkish computes hints of its own (its root lexicon).
-        let analyser = if code == "tr" { Analyser::TurkishRoots } else { Analyser::None };
+        let analyser = if code == "tr" { Analyser::TurkishWeb } else { Analyser::None };
         assert_eq!(tagger.model().map(Model::analyser), Some(analyser), "{code}");
     }
     // The languages whose dictionary's feature is on (all of them in the default build).

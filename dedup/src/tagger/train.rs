@@ -286,8 +286,8 @@ pub fn train(
             .map(|sentence| {
                 let mut sentence = sentence.clone();
                 if sentence.hints.is_empty() {
-                    sentence.hints =
-                        sentence.words.iter().filter_map(|w| config.analyser.hint(w)).collect();
+                    let words: Vec<&str> = sentence.words.iter().map(String::as_str).collect();
+                    sentence.hints = config.analyser.hints(&words).unwrap_or_default();
                 }
                 sentence
             })

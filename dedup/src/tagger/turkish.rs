@@ -24,6 +24,8 @@ use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap;
 
+use super::Model;
+
 /// The root classes, one letter each, in the order of their bits: noun, verb, adjective,
 /// adverb, pronoun, conjunction, determiner, interjection, numeral, postposition, question
 /// particle, proper name, abbreviation.
@@ -48,6 +50,46 @@ fn roots() -> &'static FxHashMap<&'static str, u16> {
             })
             .collect()
     })
+}
+
+/// A model trained on Google's Turkish Web Treebank (web and Wikipedia text, tagged in its own
+/// conventions and mapped to UPOS by `train_tagger`; Apache 2.0, see
+/// `dedup/models/tr/ATTRIBUTION.md`), whose tag of each word in its sentence joins the Turkish
+/// model's hints ([`web_hints`]): stacked rather than pooled, since the two treebanks tag
+/// participles, verbal nouns, predicates and particles differently (docs/tagger.md).
+const WEB_MODEL: &[u8] = include_bytes!("../../models/tr/web.upos");
+
+static WEB: OnceLock<Model> = OnceLock::new();
+
+/// The web treebank model: the shipped one, unless [`use_web_model`] set another first.
+pub fn web_model() -> &'static Model {
+    // The shipped file is checked by the tests: failing here is a build defect.
+    WEB.get_or_init(|| Model::from_bytes(WEB_MODEL).expect("the shipped Turkish web model"))
+}
+
+/// Makes `model` the web treebank model, for a tool that trains a new one before training the
+/// Turkish model with its tags; false (and nothing changes) once the model is in use.
+pub fn use_web_model(model: Model) -> bool {
+    WEB.set(model).is_ok()
+}
+
+/// The hints of a sentence's `tokens` for a model trained with [`Analyser::TurkishWeb`]
+/// (`super::Analyser`): each word's [`hint`], its third field followed by the tag `web` gives
+/// the word in its sentence.
+pub fn web_hints(web: &Model, tokens: &[&str]) -> Vec<String> {
+    let tags = web.tag(tokens);
+    tokens
+        .iter()
+        .zip(tags)
+        .map(|(token, tag)| {
+            with_hint(token, |hint| {
+                let mut fields = hint.split('|');
+                let mut field = || fields.next().unwrap_or("-");
+                let (first, second, third) = (field(), field(), field());
+                format!("{first}|{second}|{third}{}", tag.as_str())
+            })
+        })
+        .collect()
 }
 
 /// Turkish lowercasing: dotted and dotless `I` keep their dot (`I` → `ı`, `İ` → `i`), which
@@ -348,6 +390,29 @@ fn roots_of(stem: &str, capital: bool) -> Vec<(u16, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_web_model_tags_join_the_third_field() {
+        let web = web_model();
+        assert_eq!(web.analyser(), super::super::Analyser::TurkishRoots);
+        let tokens = ["Ankara'da", "evlerimizden", "gördüğüm", "."];
+        let tags = web.tag(&tokens);
+        let hints = web_hints(web, &tokens);
+        for ((token, tag), hint) in tokens.iter().zip(&tags).zip(&hints) {
+            let roots = super::hint(token);
+            let fields: Vec<&str> = hint.split('|').collect();
+            assert_eq!(fields.len(), 3, "{hint}");
+            assert!(hint.starts_with(roots.as_str()), "{hint} after {roots}");
+            assert!(fields[2].ends_with(tag.as_str()), "{hint}: {tag:?}");
+        }
+        // A word without letters, whose roots hint is one field, gets all three.
+        assert_eq!(hints[3], format!("-|-|-{}", tags[3].as_str()));
+        // The Turkish model computes these hints itself, as it was trained.
+        let tagger = super::super::Tagger::for_language("tr");
+        let model = tagger.model().unwrap();
+        let hint_slices: Vec<&str> = hints.iter().map(String::as_str).collect();
+        assert_eq!(model.tag(&tokens), model.tag_with_hints(&tokens, &hint_slices));
+    }
 
     #[test]
     fn lowercasing_keeps_the_dots() {
