@@ -73,9 +73,9 @@ pub fn use_web_model(model: Model) -> bool {
     WEB.set(model).is_ok()
 }
 
-/// The hints of a sentence's `tokens` for a model trained with [`Analyser::TurkishWeb`]
-/// (`super::Analyser`): each word's [`hint`], its third field followed by the tag `web` gives
-/// the word in its sentence.
+/// The hints of a sentence's `tokens` for a model trained with
+/// [`Analyser::TurkishWeb`](super::Analyser::TurkishWeb): each word's [`hint`], its third field
+/// followed by the tag `web` gives the word in its sentence.
 pub fn web_hints(web: &Model, tokens: &[&str]) -> Vec<String> {
     let tags = web.tag(tokens);
     tokens
