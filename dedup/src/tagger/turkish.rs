@@ -497,6 +497,20 @@ mod tests {
             let hint = hint(&word);
             proptest::prop_assert!(hint == "-" || hint.split('|').count() == 3, "{}", hint);
         }
+
+        #[test]
+        fn arbitrary_sentences_get_the_web_models_hints(
+            words in proptest::collection::vec("\\PC{0,16}", 0..10)
+        ) {
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            let hints = web_hints(web_model(), &words);
+            proptest::prop_assert_eq!(hints.len(), words.len());
+            for hint in &hints {
+                proptest::prop_assert_eq!(hint.split('|').count(), 3, "{}", hint);
+            }
+            let tagger = super::super::Tagger::for_language("tr");
+            proptest::prop_assert_eq!(tagger.tag(&words).len(), words.len());
+        }
     }
 
     #[test]
