@@ -57,6 +57,18 @@ async fn execute<S: AsRef<str>>(
     Ok(())
 }
 
+/// Runs a PostgreSQL-only migration's statements ([`execute`]); on any other backend, nothing
+/// (`m0019`, `m0020`: indexes and tables only PostgreSQL's plans need).
+async fn execute_on_postgres(
+    manager: &SchemaManager<'_>,
+    statements: &[&str],
+) -> Result<(), DbErr> {
+    match manager.get_database_backend() {
+        DatabaseBackend::Postgres => execute(manager, statements).await,
+        _ => Ok(()),
+    }
+}
+
 /// The archive's migrations, in the order they apply.
 #[derive(Debug)]
 pub struct Migrator;

@@ -9,7 +9,6 @@
 //! Everything the day alone was used for, the pair serves too. Nothing changes on SQLite.
 
 use sea_orm_migration::prelude::*;
-use sea_orm_migration::sea_orm::DatabaseBackend;
 
 #[derive(DeriveMigrationName)]
 pub(crate) struct Migration;
@@ -27,16 +26,10 @@ const POSTGRES_DOWN: &[&str] = &[
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        match manager.get_database_backend() {
-            DatabaseBackend::Postgres => crate::execute(manager, POSTGRES_UP).await,
-            _ => Ok(()),
-        }
+        crate::execute_on_postgres(manager, POSTGRES_UP).await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        match manager.get_database_backend() {
-            DatabaseBackend::Postgres => crate::execute(manager, POSTGRES_DOWN).await,
-            _ => Ok(()),
-        }
+        crate::execute_on_postgres(manager, POSTGRES_DOWN).await
     }
 }

@@ -23,7 +23,6 @@
 //! the stored column and builds the index. Down drops the table, its triggers and function.
 
 use sea_orm_migration::prelude::*;
-use sea_orm_migration::sea_orm::DatabaseBackend;
 
 #[derive(DeriveMigrationName)]
 pub(crate) struct Migration;
@@ -71,16 +70,10 @@ const POSTGRES_DOWN: &[&str] = &[
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        match manager.get_database_backend() {
-            DatabaseBackend::Postgres => crate::execute(manager, POSTGRES_UP).await,
-            _ => Ok(()),
-        }
+        crate::execute_on_postgres(manager, POSTGRES_UP).await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        match manager.get_database_backend() {
-            DatabaseBackend::Postgres => crate::execute(manager, POSTGRES_DOWN).await,
-            _ => Ok(()),
-        }
+        crate::execute_on_postgres(manager, POSTGRES_DOWN).await
     }
 }
