@@ -16,7 +16,8 @@
 //! the root lexicon's hints but not the web treebank model's tags), `--turkish-web DIR` (train
 //! the Turkish web treebank model on `DIR/web.conllu` and `DIR/wiki.conllu` of PyPI's
 //! `turkish-treebanks` first, and hint the Turkish model with it rather than with the shipped
-//! one; `--turkish-web-out FILE` writes it), `--without UD_Italian-TWITTIRO,...` (leave treebanks out of training, to choose which
+//! one; `--turkish-web-out FILE` writes it), `--adapt-web` (with `--turkish-web DIR`: train the
+//! Turkish model with that treebank's sentences as auxiliary data, `train::train_adapted`), `--without UD_Italian-TWITTIRO,...` (leave treebanks out of training, to choose which
 //! to combine; their test data stay), `--surface` (surface copies of sentences with multiword
 //! tokens in every language, not only those whose plan has them). A language whose data may not
 //! ship (Polish, GNU GPL) is trained and measured but never written by `--out`; `--own DIR`
@@ -383,6 +384,9 @@ struct Options {
     turkish_web_out: Option<PathBuf>,
     /// Turkish: the root lexicon's hints only, without the web treebank model's tags.
     roots_only: bool,
+    /// Turkish: train with the web treebank in `turkish_web` as auxiliary sentences
+    /// (`train::train_adapted`).
+    adapt_web: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -406,6 +410,7 @@ fn parse_options() -> Result<Options, String> {
         turkish_web: None,
         turkish_web_out: None,
         roots_only: false,
+        adapt_web: false,
     };
     let mut ud = None;
     while let Some(arg) = args.next() {
@@ -426,6 +431,7 @@ fn parse_options() -> Result<Options, String> {
             "--unbalanced" => options.balance_content = false,
             "--no-analyser" => options.no_analyser = true,
             "--roots-only" => options.roots_only = true,
+            "--adapt-web" => options.adapt_web = true,
             "--turkish-web" => options.turkish_web = Some(PathBuf::from(value("--turkish-web")?)),
             "--turkish-web-out" => {
                 options.turkish_web_out = Some(PathBuf::from(value("--turkish-web-out")?));
@@ -565,23 +571,23 @@ fn training_sentences<'a>(
     out
 }
 
-/// Trains the Turkish web treebank model (`dedup::tagger::turkish::web_model`) on the Turkish Web
-/// Treebank in `dir`, with the Turkish root lexicon's hints and `options`' settings, makes it the
-/// one the Turkish model's hints come from, and writes it to `--turkish-web-out` if given.
-fn train_turkish_web(dir: &Path, options: &Options) -> Result<(), String> {
+/// The sentences of the Turkish Web Treebank in `dir` (`web.conllu`, `wiki.conllu`), with their
+/// tags mapped to UPOS.
+fn turkish_web_sentences(dir: &Path) -> Result<Vec<TaggedSentence>, String> {
     let mut sentences = Vec::new();
     for file in ["web.conllu", "wiki.conllu"] {
         for turkish_web::Sentence { words, tags } in turkish_web::read(&dir.join(file))? {
             sentences.push(TaggedSentence { words, tags, hints: Vec::new() });
         }
     }
-    let tokens: usize = sentences.iter().map(|s| s.words.len()).sum();
-    let config = TrainConfig {
+    Ok(sentences)
+}
+
+/// How the Turkish web treebank model is trained: `options`' settings, the root lexicon's hints.
+fn web_config(options: &Options, description: String) -> TrainConfig {
+    TrainConfig {
         language: "tr".to_owned(),
-        description: format!(
-            "averaged perceptron trained on the Turkish Web Treebank (turkish-treebanks 1.0.0), {} sentences, {tokens} words, tags mapped to UPOS",
-            sentences.len()
-        ),
+        description,
         bits: options.bits,
         epochs: options.epochs,
         seed: options.seed,
@@ -591,8 +597,41 @@ fn train_turkish_web(dir: &Path, options: &Options) -> Result<(), String> {
         contractions: Vec::new(),
         word_dropout: options.word_dropout,
         analyser: Analyser::TurkishRoots,
-    };
-    let bytes = train::train(&config, &sentences, |_| {}).to_bytes();
+    }
+}
+
+/// The web treebank's `sentences` with the hints `Analyser::TurkishWeb` gives, each tagged by a
+/// web treebank model trained without the fifth it is in (a jackknife: a model's tags of its own
+/// training sentences would be almost all right, which new text's are not).
+fn jackknifed_web_hints(options: &Options, sentences: &[TaggedSentence]) -> Vec<TaggedSentence> {
+    let mut hinted = sentences.to_vec();
+    for part in 0..5 {
+        let rest: Vec<TaggedSentence> = sentences
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| j % 5 != part)
+            .map(|(_, sentence)| sentence.clone())
+            .collect();
+        let model = train::train(&web_config(options, String::new()), &rest, |_| {});
+        for (_, sentence) in hinted.iter_mut().enumerate().filter(|(j, _)| j % 5 == part) {
+            let words: Vec<&str> = sentence.words.iter().map(String::as_str).collect();
+            sentence.hints = dedup::tagger::turkish::web_hints(&model, &words);
+        }
+    }
+    hinted
+}
+
+/// Trains the Turkish web treebank model (`dedup::tagger::turkish::web_model`) on the Turkish Web
+/// Treebank in `dir`, with the Turkish root lexicon's hints and `options`' settings, makes it the
+/// one the Turkish model's hints come from, and writes it to `--turkish-web-out` if given.
+fn train_turkish_web(dir: &Path, options: &Options) -> Result<(), String> {
+    let sentences = turkish_web_sentences(dir)?;
+    let tokens: usize = sentences.iter().map(|s| s.words.len()).sum();
+    let description = format!(
+        "averaged perceptron trained on the Turkish Web Treebank (turkish-treebanks 1.0.0), {} sentences, {tokens} words, tags mapped to UPOS",
+        sentences.len()
+    );
+    let bytes = train::train(&web_config(options, description), &sentences, |_| {}).to_bytes();
     eprintln!(
         "tr: web treebank model: {} sentences, {tokens} words, {} bytes",
         sentences.len(),
@@ -629,6 +668,17 @@ fn run() -> Result<(), String> {
                 Analyser::TurkishWeb
             }
             analyser => analyser,
+        };
+        let auxiliary = match &options.turkish_web {
+            Some(dir) if options.adapt_web && plan.code == "tr" => {
+                let sentences = turkish_web_sentences(dir)?;
+                if analyser == Analyser::TurkishWeb {
+                    jackknifed_web_hints(&options, &sentences)
+                } else {
+                    sentences
+                }
+            }
+            _ => Vec::new(),
         };
         let mut train_set = Vec::new();
         let mut test_sets: Vec<(String, Vec<Sentence>)> = Vec::new();
@@ -676,7 +726,7 @@ fn run() -> Result<(), String> {
                     word_dropout: options.word_dropout,
                     analyser,
                 };
-                let model = train::train(&config, &train, |_| {});
+                let model = train::train_adapted(&config, &train, &auxiliary, |_| {});
                 let vocabulary: std::collections::HashSet<String> =
                     train.iter().flat_map(|s| s.words.iter().map(|w| w.to_lowercase())).collect();
                 let tagger = Tagger::with_model(model);
@@ -740,6 +790,12 @@ fn run() -> Result<(), String> {
             );
             continue;
         }
+        if !auxiliary.is_empty() {
+            sources.push(format!(
+                "and, as auxiliary data by feature augmentation, the Turkish Web Treebank (turkish-treebanks 1.0.0, {} sentences, tags mapped to UPOS)",
+                auxiliary.len()
+            ));
+        }
         let tagged = training_sentences(train_set.iter(), options.surface || plan.surface);
         let config = TrainConfig {
             language: plan.code.to_owned(),
@@ -755,7 +811,7 @@ fn run() -> Result<(), String> {
             analyser,
         };
         let started = Instant::now();
-        let model = train::train(&config, &tagged, |report| {
+        let model = train::train_adapted(&config, &tagged, &auxiliary, |report| {
             eprintln!(
                 "{}: {} epoch {} training accuracy {:.2}% ({:.0?})",
                 plan.code,

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 
-use super::train::{TaggedSentence, TrainConfig, train};
+use super::train::{TaggedSentence, TrainConfig, train, train_adapted};
 use super::*;
 
 fn tags(text: &str) -> Vec<Upos> {
@@ -218,6 +218,38 @@ fn training_is_deterministic_and_the_format_round_trips() {
         Tagger::with_model(read).tag(&["the", "city", "likes", "3", "river", "."]),
         tags("DET NOUN VERB NUM NOUN PUNCT")
     );
+}
+
+/// Feature augmentation: where another treebank's conventions differ, the model keeps its own
+/// treebank's (pooled, the larger treebank's win).
+#[test]
+fn an_auxiliary_treebank_does_not_impose_its_conventions() {
+    let corpus = toy_corpus();
+    assert_eq!(
+        train_adapted(&toy_config(), &corpus, &[], |_| {}).to_bytes(),
+        train(&toy_config(), &corpus, |_| {}).to_bytes(),
+        "no auxiliary sentences: the model of `train`, byte for byte"
+    );
+    // Another treebank, twice as large, tags `city` `PROPN` (the toy corpus: `NOUN`).
+    let mut auxiliary = Vec::new();
+    for copy in 0..16 {
+        for verb in ["ran", "ate", "saw"] {
+            let words = ["the", "city", verb, &(copy + 1).to_string(), "lake", "."];
+            auxiliary.push(TaggedSentence {
+                words: words.iter().map(|word| (*word).to_owned()).collect(),
+                tags: tags("DET PROPN VERB NUM NOUN PUNCT"),
+                hints: Vec::new(),
+            });
+        }
+    }
+    let mut config = toy_config();
+    config.epochs = 8;
+    let sentence = ["the", "city", "ran", "3", "tree", "."];
+    let adapted = Tagger::with_model(train_adapted(&config, &corpus, &auxiliary, |_| {}));
+    assert_eq!(adapted.tag(&sentence), tags("DET NOUN VERB NUM NOUN PUNCT"));
+    let pooled: Vec<TaggedSentence> = corpus.iter().chain(&auxiliary).cloned().collect();
+    let pooled = Tagger::with_model(train(&config, &pooled, |_| {}));
+    assert_eq!(pooled.tag(&sentence)[1], Upos::Propn, "pooled, the other convention wins");
 }
 
 /// A model trained for your own use tags a language that ships none, and only that.

@@ -9,7 +9,7 @@
 use super::features::ANALOGIES;
 use super::features::{self, TokenInfo};
 use super::lexicon::{self, Counts, Lexicon};
-use super::model::{self, Analyser, Model, Weights};
+use super::model::{self, Analyser, Model};
 use super::upos::{Upos, is_content};
 
 const TAGS: usize = Upos::COUNT;
@@ -96,13 +96,20 @@ struct Prepared {
     unknown: Vec<[u64; ANALOGIES]>,
     statics: Vec<[u64; features::STATIC_FEATURES]>,
     gold: Vec<Upos>,
+    /// Whether the sentence is from the auxiliary treebank (see [`train_adapted`]).
+    auxiliary: bool,
 }
 
-/// Computes the features of `sentences` that do not depend on tags, with each token's lexicon
-/// class as if its own occurrence had not been counted; returns them with the lexicon.
-fn prepare(sentences: &[&TaggedSentence]) -> (Vec<Prepared>, Lexicon, Counts) {
+/// Computes the features of `sentences` and `auxiliary` that do not depend on tags; returns them
+/// with the lexicon, which counts `sentences` alone. Each token of `sentences` gets its lexicon
+/// class as if its own occurrence had not been counted, each of `auxiliary` the lexicon's class
+/// of its word, as new text would.
+fn prepare(
+    sentences: &[&TaggedSentence],
+    auxiliary: &[&TaggedSentence],
+) -> (Vec<Prepared>, Lexicon, Counts) {
     let mut counts = Counts::default();
-    let mut all: Vec<Vec<TokenInfo>> = Vec::with_capacity(sentences.len());
+    let mut all: Vec<Vec<TokenInfo>> = Vec::with_capacity(sentences.len() + auxiliary.len());
     for sentence in sentences {
         let infos = sentence.infos();
         for (info, &tag) in infos.iter().zip(&sentence.tags) {
@@ -110,14 +117,21 @@ fn prepare(sentences: &[&TaggedSentence]) -> (Vec<Prepared>, Lexicon, Counts) {
         }
         all.push(infos);
     }
+    all.extend(auxiliary.iter().map(|sentence| sentence.infos()));
     let lexicon = counts.lexicon();
     let prepared = sentences
         .iter()
+        .map(|sentence| (sentence, false))
+        .chain(auxiliary.iter().map(|sentence| (sentence, true)))
         .zip(all)
-        .map(|(sentence, mut infos)| {
+        .map(|((sentence, auxiliary), mut infos)| {
             let mut unknown = Vec::with_capacity(infos.len());
             for ((info, &tag), word) in infos.iter_mut().zip(&sentence.tags).zip(&sentence.words) {
-                info.class = counts.class_without(info.lower(), tag);
+                info.class = if auxiliary {
+                    lexicon.class(info.lower())
+                } else {
+                    counts.class_without(info.lower(), tag)
+                };
                 let analogies = features::analogies(word, |word| lexicon.class(word));
                 if info.class == lexicon::UNKNOWN {
                     info.analogies = analogies;
@@ -125,57 +139,85 @@ fn prepare(sentences: &[&TaggedSentence]) -> (Vec<Prepared>, Lexicon, Counts) {
                 unknown.push(features::analogy_features(&analogies));
             }
             let statics = (0..infos.len()).map(|i| features::static_features(&infos, i)).collect();
-            Prepared { infos, unknown, statics, gold: sentence.tags.clone() }
+            Prepared { infos, unknown, statics, gold: sentence.tags.clone(), auxiliary }
         })
         .collect();
     (prepared, lexicon, counts)
 }
 
 /// The weights while training: current values and the lazily kept sums for the average.
+///
+/// With an auxiliary treebank there are three tables of `TAGS << bits` weights each (shared,
+/// the target treebank's own, the auxiliary treebank's own); otherwise one.
 struct Learner {
     bits: u8,
+    tables: usize,
     current: Vec<i32>,
     total: Vec<i64>,
     stamp: Vec<u32>,
     now: u32,
 }
 
-impl Weights for Learner {
-    #[inline]
-    fn add(&self, scores: &mut [i32; TAGS], hash: u64) {
-        let at = self.row(hash);
-        for (score, weight) in scores.iter_mut().zip(&self.current[at..at + TAGS]) {
-            *score += *weight;
+impl Learner {
+    fn new(bits: u8, tables: usize) -> Learner {
+        let size = (TAGS << bits) * tables;
+        Learner {
+            bits,
+            tables,
+            current: vec![0; size],
+            total: vec![0; size],
+            stamp: vec![0; size],
+            now: 0,
         }
     }
-}
 
-impl Learner {
-    fn new(bits: u8) -> Learner {
-        let size = TAGS << bits;
-        Learner { bits, current: vec![0; size], total: vec![0; size], stamp: vec![0; size], now: 0 }
+    /// The first weight of the row of `hash` in table `table`.
+    #[inline]
+    fn row(&self, hash: u64, table: usize) -> usize {
+        (table << self.bits) * TAGS + (hash >> (64 - u32::from(self.bits))) as usize * TAGS
+    }
+
+    /// The tables a sentence is scored and updated with: the shared one and, with an auxiliary
+    /// treebank, the sentence's treebank's own.
+    fn tables_of(&self, auxiliary: bool) -> &'static [usize] {
+        match (self.tables, auxiliary) {
+            (1, _) => &[0],
+            (_, false) => &[0, 1],
+            (_, true) => &[0, 2],
+        }
     }
 
     #[inline]
-    fn row(&self, hash: u64) -> usize {
-        (hash >> (64 - u32::from(self.bits))) as usize * TAGS
+    fn add(&self, scores: &mut [i32; TAGS], hash: u64, tables: &[usize]) {
+        for &table in tables {
+            let at = self.row(hash, table);
+            for (score, weight) in scores.iter_mut().zip(&self.current[at..at + TAGS]) {
+                *score += *weight;
+            }
+        }
     }
 
-    fn update(&mut self, hash: u64, tag: Upos, delta: i32) {
-        let at = self.row(hash) + tag.index();
-        self.total[at] += i64::from(self.now - self.stamp[at]) * i64::from(self.current[at]);
-        self.stamp[at] = self.now;
-        self.current[at] += delta;
+    fn update(&mut self, hash: u64, tag: Upos, delta: i32, tables: &[usize]) {
+        for &table in tables {
+            let at = self.row(hash, table) + tag.index();
+            self.total[at] += i64::from(self.now - self.stamp[at]) * i64::from(self.current[at]);
+            self.stamp[at] = self.now;
+            self.current[at] += delta;
+        }
     }
 
+    /// The averaged weights the model keeps: the shared table's, plus the target treebank's
+    /// own when there is an auxiliary treebank.
     fn averaged(&self) -> Vec<f64> {
         let steps = f64::from(self.now.max(1));
-        (0..self.current.len())
-            .map(|at| {
-                let total = self.total[at]
-                    + i64::from(self.now - self.stamp[at]) * i64::from(self.current[at]);
-                total as f64 / steps
-            })
+        let size = TAGS << self.bits;
+        let average = |at: usize| {
+            let total =
+                self.total[at] + i64::from(self.now - self.stamp[at]) * i64::from(self.current[at]);
+            total as f64 / steps
+        };
+        (0..size)
+            .map(|at| if self.tables == 1 { average(at) } else { average(at) + average(size + at) })
             .collect()
     }
 }
@@ -188,7 +230,8 @@ fn train_pass(
     stage: &str,
     progress: &mut dyn FnMut(EpochReport),
 ) -> Vec<f64> {
-    let mut learner = Learner::new(config.bits);
+    let adapted = prepared.iter().any(|sentence| sentence.auxiliary);
+    let mut learner = Learner::new(config.bits, if adapted { 3 } else { 1 });
     let mut order: Vec<usize> = (0..prepared.len()).collect();
     let mut rng = SplitMix64(config.seed);
     let mut predicted = Vec::new();
@@ -202,7 +245,11 @@ fn train_pass(
         let (mut correct, mut total) = (0, 0);
         for &s in &order {
             let sentence = &prepared[s];
-            let guesses = guesses.map(|guesses| guesses[s].as_slice());
+            // Auxiliary sentences have no first-pass tags: the second pass sees none for them.
+            let guesses = guesses
+                .map(|guesses| guesses[s].as_slice())
+                .filter(|guesses| guesses.len() == sentence.gold.len());
+            let tables = learner.tables_of(sentence.auxiliary);
             predicted.clear();
             for (i, statics) in sentence.statics.iter().enumerate() {
                 if let Some(tag) = lexicon::sure(sentence.infos[i].class) {
@@ -233,7 +280,7 @@ fn train_pass(
                 let active = &active[..n];
                 let mut scores = [0_i32; TAGS];
                 for &hash in active {
-                    learner.add(&mut scores, hash);
+                    learner.add(&mut scores, hash, tables);
                 }
                 let guess = model::best(&scores);
                 let gold = sentence.gold[i];
@@ -242,8 +289,8 @@ fn train_pass(
                     correct += 1;
                 } else {
                     for &hash in active {
-                        learner.update(hash, gold, 1);
-                        learner.update(hash, guess, -1);
+                        learner.update(hash, gold, 1, tables);
+                        learner.update(hash, guess, -1, tables);
                     }
                 }
                 total += 1;
@@ -274,35 +321,60 @@ fn quantize(weights: &[f64]) -> (Vec<i8>, f64) {
 pub fn train(
     config: &TrainConfig,
     sentences: &[TaggedSentence],
+    progress: impl FnMut(EpochReport),
+) -> Model {
+    train_adapted(config, sentences, &[], progress)
+}
+
+/// Trains a model on `sentences` as [`train`] does, with `auxiliary` sentences from another
+/// treebank annotated in other conventions, by feature augmentation (Daumé III 2007,
+/// "Frustratingly easy domain adaptation"): every weight has a shared copy and one per
+/// treebank, a sentence is scored with the shared weights plus its own treebank's, and an update
+/// changes both. What the treebanks agree on is learned in the shared weights from both; where
+/// they disagree, the treebanks' own weights take the difference. The model keeps the shared
+/// weights plus those of `sentences`' treebank, so it is the size of any other and tags as
+/// `sentences` are tagged.
+///
+/// The lexicon, the contractions and the content bias come from `sentences` alone (the
+/// jackknife leaves out parts of `sentences` and always trains with all of `auxiliary`). The
+/// auxiliary sentences get the analyser's hints as the others do. Without auxiliary sentences
+/// this is [`train`], byte for byte.
+pub fn train_adapted(
+    config: &TrainConfig,
+    sentences: &[TaggedSentence],
+    auxiliary: &[TaggedSentence],
     mut progress: impl FnMut(EpochReport),
 ) -> Model {
     assert!((8..=24).contains(&config.bits), "bits must be in 8..=24");
-    let hinted: Vec<TaggedSentence>;
-    let sentences = if config.analyser == Analyser::None {
+    let hinted = |sentences: &[TaggedSentence]| -> Vec<TaggedSentence> {
         sentences
-    } else {
-        hinted = sentences
             .iter()
             .map(|sentence| {
                 let mut sentence = sentence.clone();
-                if sentence.hints.is_empty() {
+                if sentence.hints.is_empty() && config.analyser != Analyser::None {
                     let words: Vec<&str> = sentence.words.iter().map(String::as_str).collect();
                     sentence.hints = config.analyser.hints(&words).unwrap_or_default();
                 }
                 sentence
             })
-            .collect();
-        &hinted
+            .collect()
     };
-    let usable: Vec<&TaggedSentence> = sentences
-        .iter()
-        .filter(|sentence| {
-            !sentence.words.is_empty()
-                && sentence.words.len() == sentence.tags.len()
-                && (sentence.hints.is_empty() || sentence.hints.len() == sentence.words.len())
-        })
-        .collect();
-    let (prepared, lexicon, counts) = prepare(&usable);
+    let (sentences, auxiliary) = (hinted(sentences), hinted(auxiliary));
+    let usable = |sentences: &[TaggedSentence]| -> Vec<TaggedSentence> {
+        sentences
+            .iter()
+            .filter(|sentence| {
+                !sentence.words.is_empty()
+                    && sentence.words.len() == sentence.tags.len()
+                    && (sentence.hints.is_empty() || sentence.hints.len() == sentence.words.len())
+            })
+            .cloned()
+            .collect()
+    };
+    let (usable, auxiliary) = (usable(&sentences), usable(&auxiliary));
+    let usable: Vec<&TaggedSentence> = usable.iter().collect();
+    let auxiliary: Vec<&TaggedSentence> = auxiliary.iter().collect();
+    let (prepared, lexicon, counts) = prepare(&usable, &auxiliary);
     let contractions: Vec<(u64, Upos)> = config
         .contractions
         .iter()
@@ -313,7 +385,7 @@ pub fn train(
     let lexicon = lexicon.with_sure_forms(&contractions);
     let first = train_pass(config, &prepared, None, "first pass", &mut progress);
     let (first, scale) = quantize(&first);
-    let mut guesses = vec![Vec::new(); usable.len()];
+    let mut guesses = vec![Vec::new(); prepared.len()];
     // Per held-out token: the best content score less the best other score, and the gold class.
     let mut margins: Vec<(i32, bool)> = Vec::new();
     if config.balance_content || config.second_pass {
@@ -324,7 +396,7 @@ pub fn train(
                 .filter(|(j, _)| j % JACKKNIFE != part)
                 .map(|(_, sentence)| *sentence)
                 .collect();
-            let (rest, rest_lexicon, _) = prepare(&rest);
+            let (rest, rest_lexicon, _) = prepare(&rest, &auxiliary);
             let stage = format!("jackknife {} of {JACKKNIFE}", part + 1);
             let weights = train_pass(config, &rest, None, &stage, &mut progress);
             let (weights, scale) = quantize(&weights);
