@@ -39,7 +39,8 @@ enum Declined {
 }
 
 /// The redirect check of one article fetch: follows no redirect to a page archived already or
-/// being fetched elsewhere, and leases the target's own frontier entry while it is requested.
+/// being fetched elsewhere, and leases the target's own frontier entry from its request until
+/// its response is archived.
 struct RedirectCheck<'e> {
     engine: &'e Engine,
     entry: &'e Entry,
@@ -49,7 +50,7 @@ struct RedirectCheck<'e> {
 #[derive(Default)]
 struct CheckState {
     declined: Option<Declined>,
-    /// Frontier entries leased for the time of this fetch (redirect targets).
+    /// Frontier entries leased until this fetch's response is archived (redirect targets).
     leased: Vec<i64>,
     /// An archive error met while checking, reported when the fetch ends.
     error: Option<store::Error>,
@@ -100,18 +101,27 @@ impl<'e> RedirectCheck<'e> {
         Ok(())
     }
 
-    /// Gives back the leases taken for redirect targets (they are fetched again as themselves,
-    /// which finds this response archived) and says why a redirect was declined, if one was.
-    async fn finish(self) -> Result<Option<Declined>> {
+    /// Says why a redirect was declined, if one was, or the archive error met while checking.
+    /// The leases taken for redirect targets stand until [`RedirectCheck::release`].
+    async fn outcome(&self) -> Result<Option<Declined>> {
+        let mut state = self.state.lock().await;
+        if let Some(err) = state.error.take() {
+            return Err(err.into());
+        }
+        Ok(state.declined.take())
+    }
+
+    /// Gives back the leases taken for redirect targets. Called once the response is archived
+    /// (or there is none): a target is then fetched again as itself, which finds this response
+    /// archived. Given back earlier, another worker could lease the target and request it while
+    /// this response was still on its way to the archive.
+    async fn release(self) -> Result<()> {
         let state = self.state.into_inner();
         for id in &state.leased {
             store::frontier::release_page(&self.engine.archive, *id, &self.engine.settings.worker)
                 .await?;
         }
-        if let Some(err) = state.error {
-            return Err(err.into());
-        }
-        Ok(state.declined)
+        Ok(())
     }
 }
 
@@ -337,7 +347,8 @@ impl Engine {
     /// (that response is used) or that another task or worker is fetching now (its frontier entry
     /// is leased: this URL waits for it, then uses its response; after three waits it follows its
     /// redirects unchecked, so two URLs redirecting to each other end); a redirect target with an entry
-    /// of its own is leased for the time of the request, so that no one else requests it meanwhile.
+    /// of its own is leased from the request until its response is archived, so that no one else
+    /// requests it meanwhile.
     async fn fetch_article(&self, entry: &Entry) -> Result<Settle> {
         let Ok(url) = Url::parse(&entry.url) else {
             return Ok(Settle::Failed("bad URL".to_owned()));
@@ -349,19 +360,32 @@ impl Engine {
             return self.settle_archived(entry, archived).await;
         }
         let mut waits = 0;
-        let result = loop {
+        let (result, check) = loop {
             if waits >= BUSY_WAITS {
                 // The target stayed busy (two URLs redirecting to each other, each fetch waiting
                 // for the other's, or a fetch elsewhere that takes minutes): follow redirects
                 // unchecked rather than wait for ever.
-                break self.client.get(&url, &Validators::default(), PAGE_ACCEPT).await;
+                break (self.client.get(&url, &Validators::default(), PAGE_ACCEPT).await, None);
             }
             let check = RedirectCheck::new(self, entry);
             let result = self
                 .client
                 .get_checking_redirects(&url, &Validators::default(), PAGE_ACCEPT, &check)
                 .await;
-            let outcome = check.finish().await?;
+            let outcome = match check.outcome().await {
+                Ok(outcome) => outcome,
+                Err(err) => {
+                    check.release().await?;
+                    return Err(err);
+                }
+            };
+            // A declined fetch archives no response: the leases its check took go back now.
+            let check = if outcome.is_some() {
+                check.release().await?;
+                None
+            } else {
+                Some(check)
+            };
             match (result, outcome) {
                 (Err(FetchError::Declined { .. }), Some(Declined::Archived(archived))) => {
                     return self.settle_archived(entry, *archived).await;
@@ -379,9 +403,23 @@ impl Engine {
                         return self.settle_archived(entry, archived).await;
                     }
                 }
-                (result, _) => break result,
+                (result, _) => break (result, check),
             }
         };
+        // The redirect targets' leases stand until the response is archived.
+        let settled = self.settle_fetch(entry, result).await;
+        if let Some(check) = check {
+            check.release().await?;
+        }
+        settled
+    }
+
+    /// How a fetch of `entry`'s page ends: its response (or error) archived, then settled.
+    async fn settle_fetch(
+        &self,
+        entry: &Entry,
+        result: std::result::Result<Fetched, FetchError>,
+    ) -> Result<Settle> {
         Ok(match result {
             Err(FetchError::Denied { reason, .. }) => Settle::Skipped(reason),
             Err(FetchError::RobotsUnreachable { reason, retry_in, .. }) => {
