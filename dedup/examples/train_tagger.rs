@@ -17,7 +17,9 @@
 //! the Turkish web treebank model on `DIR/web.conllu` and `DIR/wiki.conllu` of PyPI's
 //! `turkish-treebanks` first, and hint the Turkish model with it rather than with the shipped
 //! one; `--turkish-web-out FILE` writes it), `--adapt-web` (with `--turkish-web DIR`: train the
-//! Turkish model with that treebank's sentences as auxiliary data, `train::train_adapted`), `--without UD_Italian-TWITTIRO,...` (leave treebanks out of training, to choose which
+//! Turkish model with that treebank's sentences as auxiliary data, `train::train_adapted`),
+//! `--auxiliary UD_German-GSD/de_gsd-ud-dev.conllu,...` (any other treebank's files as auxiliary
+//! data for every language trained, to measure what they bring), `--without UD_Italian-TWITTIRO,...` (leave treebanks out of training, to choose which
 //! to combine; their test data stay), `--surface` (surface copies of sentences with multiword
 //! tokens in every language, not only those whose plan has them). A language whose data may not
 //! ship (Polish, GNU GPL) is trained and measured but never written by `--out`; `--own DIR`
@@ -387,6 +389,9 @@ struct Options {
     /// Turkish: train with the web treebank in `turkish_web` as auxiliary sentences
     /// (`train::train_adapted`).
     adapt_web: bool,
+    /// CoNLL-U files (relative to the UD folder) whose sentences train every language of the
+    /// run as auxiliary data (`train::train_adapted`): to measure what another treebank brings.
+    auxiliary: Vec<String>,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -411,6 +416,7 @@ fn parse_options() -> Result<Options, String> {
         turkish_web_out: None,
         roots_only: false,
         adapt_web: false,
+        auxiliary: Vec::new(),
     };
     let mut ud = None;
     while let Some(arg) = args.next() {
@@ -432,6 +438,9 @@ fn parse_options() -> Result<Options, String> {
             "--no-analyser" => options.no_analyser = true,
             "--roots-only" => options.roots_only = true,
             "--adapt-web" => options.adapt_web = true,
+            "--auxiliary" => {
+                options.auxiliary = value("--auxiliary")?.split(',').map(str::to_owned).collect();
+            }
             "--turkish-web" => options.turkish_web = Some(PathBuf::from(value("--turkish-web")?)),
             "--turkish-web-out" => {
                 options.turkish_web_out = Some(PathBuf::from(value("--turkish-web-out")?));
@@ -678,7 +687,14 @@ fn run() -> Result<(), String> {
                     sentences
                 }
             }
-            _ => Vec::new(),
+            _ => {
+                let mut sentences = Vec::new();
+                for file in &options.auxiliary {
+                    let treebank = read_treebank(&options.ud.join(file))?;
+                    sentences.extend(training_sentences(treebank.iter(), plan.surface));
+                }
+                sentences
+            }
         };
         let mut train_set = Vec::new();
         let mut test_sets: Vec<(String, Vec<Sentence>)> = Vec::new();
