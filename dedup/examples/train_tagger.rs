@@ -631,16 +631,15 @@ fn jackknifed_web_hints(options: &Options, sentences: &[TaggedSentence]) -> Vec<
 }
 
 /// Trains the Turkish web treebank model (`dedup::tagger::turkish::web_model`) on the Turkish Web
-/// Treebank in `dir`, with the Turkish root lexicon's hints and `options`' settings, makes it the
+/// Treebank's `sentences`, with the Turkish root lexicon's hints and `options`' settings, makes it the
 /// one the Turkish model's hints come from, and writes it to `--turkish-web-out` if given.
-fn train_turkish_web(dir: &Path, options: &Options) -> Result<(), String> {
-    let sentences = turkish_web_sentences(dir)?;
+fn train_turkish_web(sentences: &[TaggedSentence], options: &Options) -> Result<(), String> {
     let tokens: usize = sentences.iter().map(|s| s.words.len()).sum();
     let description = format!(
         "averaged perceptron trained on the Turkish Web Treebank (turkish-treebanks 1.0.0), {} sentences, {tokens} words, tags mapped to UPOS",
         sentences.len()
     );
-    let bytes = train::train(&web_config(options, description), &sentences, |_| {}).to_bytes();
+    let bytes = train::train(&web_config(options, description), sentences, |_| {}).to_bytes();
     eprintln!(
         "tr: web treebank model: {} sentences, {tokens} words, {} bytes",
         sentences.len(),
@@ -659,6 +658,7 @@ fn train_turkish_web(dir: &Path, options: &Options) -> Result<(), String> {
 
 fn run() -> Result<(), String> {
     let options = parse_options()?;
+    let web = options.turkish_web.as_deref().map(turkish_web_sentences).transpose()?;
     println!(
         "| lang | train sentences | train tokens | test tokens | UPOS accuracy | content P | content R | model bytes | tokens/s |"
     );
@@ -671,20 +671,24 @@ fn run() -> Result<(), String> {
             _ if options.no_analyser => Analyser::None,
             Analyser::TurkishWeb if options.roots_only => Analyser::TurkishRoots,
             Analyser::TurkishWeb => {
-                if let Some(dir) = &options.turkish_web {
-                    train_turkish_web(dir, &options)?;
+                if let Some(web) = &web {
+                    train_turkish_web(web, &options)?;
                 }
                 Analyser::TurkishWeb
             }
             analyser => analyser,
         };
-        let auxiliary = match &options.turkish_web {
-            Some(dir) if options.adapt_web && plan.code == "tr" => {
-                let sentences = turkish_web_sentences(dir)?;
+        let mut auxiliary_sources = options.auxiliary.join(", ");
+        let auxiliary = match &web {
+            Some(web) if options.adapt_web && plan.code == "tr" => {
+                auxiliary_sources = format!(
+                    "the Turkish Web Treebank (turkish-treebanks 1.0.0, {} sentences, tags mapped to UPOS)",
+                    web.len()
+                );
                 if analyser == Analyser::TurkishWeb {
-                    jackknifed_web_hints(&options, &sentences)
+                    jackknifed_web_hints(&options, web)
                 } else {
-                    sentences
+                    web.clone()
                 }
             }
             _ => {
@@ -808,8 +812,7 @@ fn run() -> Result<(), String> {
         }
         if !auxiliary.is_empty() {
             sources.push(format!(
-                "and, as auxiliary data by feature augmentation, the Turkish Web Treebank (turkish-treebanks 1.0.0, {} sentences, tags mapped to UPOS)",
-                auxiliary.len()
+                "and, as auxiliary data by feature augmentation, {auxiliary_sources}"
             ));
         }
         let tagged = training_sentences(train_set.iter(), options.surface || plan.surface);

@@ -346,7 +346,9 @@ pub fn train_adapted(
     mut progress: impl FnMut(EpochReport),
 ) -> Model {
     assert!((8..=24).contains(&config.bits), "bits must be in 8..=24");
-    let hinted = |sentences: &[TaggedSentence]| -> Vec<TaggedSentence> {
+    // Each sentence with the analyser's hints if it has none of its own, and only those whose
+    // words, tags and hints agree.
+    let usable = |sentences: &[TaggedSentence]| -> Vec<TaggedSentence> {
         sentences
             .iter()
             .map(|sentence| {
@@ -357,21 +359,14 @@ pub fn train_adapted(
                 }
                 sentence
             })
-            .collect()
-    };
-    let (sentences, auxiliary) = (hinted(sentences), hinted(auxiliary));
-    let usable = |sentences: &[TaggedSentence]| -> Vec<TaggedSentence> {
-        sentences
-            .iter()
             .filter(|sentence| {
                 !sentence.words.is_empty()
                     && sentence.words.len() == sentence.tags.len()
                     && (sentence.hints.is_empty() || sentence.hints.len() == sentence.words.len())
             })
-            .cloned()
             .collect()
     };
-    let (usable, auxiliary) = (usable(&sentences), usable(&auxiliary));
+    let (usable, auxiliary) = (usable(sentences), usable(auxiliary));
     let usable: Vec<&TaggedSentence> = usable.iter().collect();
     let auxiliary: Vec<&TaggedSentence> = auxiliary.iter().collect();
     let (prepared, lexicon, counts) = prepare(&usable, &auxiliary);
