@@ -63,6 +63,7 @@ fn main() {
         with_updates: 0.02,
         with_briefs: 0.02,
         template_ledes_differ: false,
+        template_acronyms: false,
     };
     let mut rng = Rng::new(7);
     let per_day = 40_000usize;

@@ -221,6 +221,12 @@ pub struct Mix {
     /// left out (its draws are made all the same, so the rest of the set does not change).
     /// Off, the set as it was before this check (for the figures before and after it).
     pub template_ledes_differ: bool,
+    /// Whether a template story replaces the acronyms that name an organisation, a place or a
+    /// product (`NFPA`, `GHG`, `U.S.`) as it replaces runs of capitalised words inside
+    /// sentences, each by another acronym: they are names, and the facts count them as names.
+    /// Which stories take a template is decided by the capitalised runs as before. Off, the set
+    /// as it was before (for the figures before and after).
+    pub template_acronyms: bool,
 }
 
 impl Mix {
@@ -237,6 +243,7 @@ impl Mix {
             with_updates: 0.2,
             with_briefs: 0.25,
             template_ledes_differ: true,
+            template_acronyms: true,
         }
     }
 }
@@ -406,7 +413,7 @@ pub fn generate(stories: &[Story], mix: &Mix, rng: &mut Rng, prefix: &str) -> Ve
         }
         if rng.chance(mix.with_templates) && names.takes_a_template(story) {
             for _ in 0..2 + rng.below(2) {
-                let variant = names.template(story, rng);
+                let variant = names.template(story, mix.template_acronyms, rng);
                 let t = t0 + (rng.below(7 * 86_400) as i64 - 3 * 86_400);
                 let house = boiler.house(&variant.source, rng);
                 let story_no = next_story;
@@ -668,6 +675,8 @@ const CALENDAR: &[&str] = &[
 /// capitalisation alone, independently of the tagger under test.
 pub struct NamePool {
     by_length: Vec<Vec<String>>,
+    /// The acronyms of every story, to draw a template's new acronyms from.
+    acronyms: Vec<String>,
 }
 
 impl NamePool {
@@ -683,7 +692,47 @@ impl NamePool {
             names.sort();
             names.dedup();
         }
-        NamePool { by_length }
+        let mut acronyms: Vec<String> = stories
+            .iter()
+            .flat_map(|story| &story.paragraphs)
+            .filter(|p| !Self::is_heading(p))
+            .flat_map(|p| Self::acronyms_in(p))
+            .collect();
+        acronyms.sort();
+        acronyms.dedup();
+        NamePool { by_length, acronyms }
+    }
+
+    /// Whether a word (less surrounding punctuation) is an acronym: two to six capital letters,
+    /// perhaps with `.` or `&` between them (`NFPA`, `U.S`, `R&D`), no lowercase letter, and
+    /// not a Roman numeral (`II`, `XIV`).
+    fn is_acronym(core: &str) -> bool {
+        let letters = core.chars().filter(char::is_ascii_alphabetic).count();
+        (2..=6).contains(&letters)
+            && core.starts_with(|c: char| c.is_ascii_uppercase())
+            && core.chars().all(|c| c.is_ascii_uppercase() || c == '.' || c == '&')
+            && !core.chars().all(|c| matches!(c, 'I' | 'V' | 'X' | 'L' | 'C' | 'M' | 'D'))
+    }
+
+    /// The acronyms of a text.
+    fn acronyms_in(text: &str) -> impl Iterator<Item = String> + '_ {
+        text.split_whitespace()
+            .map(|word| word.trim_matches(|c: char| !c.is_alphanumeric()))
+            .filter(|core| Self::is_acronym(core))
+            .map(str::to_owned)
+    }
+
+    /// The names a template story replaces: the capitalised runs of [`Self::entities`] and the
+    /// acronyms, each acronym marked `true`.
+    fn all_names(&self, story: &Story) -> Vec<(String, bool)> {
+        let mut names: Vec<(String, bool)> = Vec::new();
+        for paragraph in story.paragraphs.iter().filter(|p| !Self::is_heading(p)) {
+            names.extend(Self::names_in(paragraph).into_iter().map(|n| (n, false)));
+            names.extend(Self::acronyms_in(paragraph).map(|a| (a, true)));
+        }
+        names.sort();
+        names.dedup();
+        names
     }
 
     /// Runs of capitalised words that do not begin a sentence (less punctuation), at most four
@@ -726,9 +775,13 @@ impl NamePool {
     /// like a template story, and have a template story differ from its original in headings
     /// alone.
     fn names_in_sentences(paragraph: &str) -> Vec<String> {
-        let heading = paragraph.split_whitespace().count() < 15
-            && !paragraph.trim_end().ends_with(['.', '!', '?', '"', '”', ')']);
-        if heading { Vec::new() } else { Self::names_in(paragraph) }
+        if Self::is_heading(paragraph) { Vec::new() } else { Self::names_in(paragraph) }
+    }
+
+    /// A short line without a sentence's end.
+    fn is_heading(paragraph: &str) -> bool {
+        paragraph.split_whitespace().count() < 15
+            && !paragraph.trim_end().ends_with(['.', '!', '?', '"', '”', ')'])
     }
 
     /// The distinct names of a story's paragraphs.
@@ -753,17 +806,22 @@ impl NamePool {
     /// Another story on this one's template: each name replaced (consistently, and a name's last
     /// word wherever it stands alone) with probability 0.7 to 1, each number that is not a year
     /// replaced with probability 0.7 to 1, by another of the same shape; the same source or
-    /// another.
-    pub fn template(&self, story: &Story, rng: &mut Rng) -> Story {
-        let names = self.entities(story);
+    /// another. With `all_names`, the names of [`Self::all_names`], an acronym replaced by
+    /// another acronym.
+    pub fn template(&self, story: &Story, all_names: bool, rng: &mut Rng) -> Story {
+        let names: Vec<(String, bool)> = if all_names {
+            self.all_names(story)
+        } else {
+            self.entities(story).into_iter().map(|name| (name, false)).collect()
+        };
         let name_share = rng.range(0.7, 1.0);
         let mut map: Vec<(String, String)> = Vec::new();
-        for name in &names {
+        for (name, acronym) in &names {
             if !rng.chance(name_share) {
                 continue;
             }
             let n = name.split(' ').count().min(4);
-            let pool = &self.by_length[n - 1];
+            let pool = if *acronym { &self.acronyms } else { &self.by_length[n - 1] };
             if pool.is_empty() {
                 continue;
             }
