@@ -91,7 +91,7 @@ fn twins(a: &Signature, b: &Signature, thresholds: &Thresholds) -> bool {
         return false;
     }
     // Names replaced in place: the same sentences about other people, twins whatever else.
-    if thresholds.names_replaced(&scores.name_slots) {
+    if thresholds.names_replaced(&scores) {
         return true;
     }
     // The other facts, as they judge the pair without the names replaced in place.
