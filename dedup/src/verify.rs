@@ -24,6 +24,10 @@
 //! **Facts** then have the last word (`facts.rs`: names and numbers compared over the text the
 //! two share):
 //!
+//! - names replaced in place veto the link ([`Veto::Replaced`], [`Thresholds::names_replaced`]): a
+//!   name in the sentences the two share standing where the other states a name of its own, on
+//!   each side, is another story written on the same template, unless the figures agree as a
+//!   copy's do (a copy's own credit line or a capitalised synonym stands in a slot too);
 //! - names that disagree veto the link ([`Veto::Names`]): the same template with other names is
 //!   another story, however alike the sentences (the story's actors, the names each side states
 //!   twice or more, veto when [`Thresholds::key_name_differ`] of them differ on each side and
@@ -348,8 +352,9 @@ pub struct Thresholds {
     pub conflict_margin: Option<u16>,
     /// Facts: this many names replaced in place on each side ([`Scores::name_slots`]: a name
     /// in the sentences the two share where the other states another name) veto a link of any
-    /// wording: the same sentences about other people and places are another story written on
-    /// the same template (`u16::MAX`, the default: off).
+    /// wording, unless the figures agree as a copy's do ([`Thresholds::names_replaced`]): the
+    /// same sentences about other people and places, with other figures or none to compare, are
+    /// another story written on the same template (default 1; `u16::MAX`: off).
     pub replaced_names: u16,
 }
 
