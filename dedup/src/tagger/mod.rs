@@ -39,6 +39,7 @@ mod features;
 mod heuristic;
 mod lexicon;
 mod model;
+pub mod morphology;
 mod segment;
 mod tokenize;
 pub mod train;

@@ -14,7 +14,7 @@
 //! | scale | 4 | f32, stored weight = averaged perceptron weight × scale, rounded (informative) |
 //! | language | 1 + n | length, then the ISO 639-1 code in UTF-8 |
 //! | description | 2 + n | length, then what the model was trained on, in UTF-8 |
-//! | analyser | 1 | version 2 only: the [`Analyser`] whose hints the model computes for every token, 1 for Turkish roots, 2 for Turkish roots and the web treebank model's tags |
+//! | analyser | 1 | version 2 only: the [`Analyser`] whose hints the model computes for every token, 3 for Turkish roots, 4 for Turkish roots and the web treebank model's tags (1 and 2 were those hints before stop 47, with a parser of suffix chains where the morphological analyser's categories are now: refused, since their features would differ) |
 //! | content bias | 4 | i32, taken off the content tags' scores before choosing |
 //! | passes | 1 | 1, or 2 when a second weight table follows the first |
 //! | then, per pass: rows | 4 | how many rows follow (rows whose weights are all zero are left out) |
@@ -56,17 +56,20 @@ impl Analyser {
     fn code(self) -> u8 {
         match self {
             Analyser::None => 0,
-            Analyser::TurkishRoots => 1,
-            Analyser::TurkishWeb => 2,
+            Analyser::TurkishRoots => 3,
+            Analyser::TurkishWeb => 4,
         }
     }
 
-    fn from_code(code: u8) -> Option<Analyser> {
+    fn from_code(code: u8) -> Result<Analyser, ModelError> {
         match code {
-            0 => Some(Analyser::None),
-            1 => Some(Analyser::TurkishRoots),
-            2 => Some(Analyser::TurkishWeb),
-            _ => None,
+            0 => Ok(Analyser::None),
+            3 => Ok(Analyser::TurkishRoots),
+            4 => Ok(Analyser::TurkishWeb),
+            1 | 2 => Err(ModelError(
+                "trained with the Turkish hints of before stop 47; train it again".to_owned(),
+            )),
+            _ => Err(ModelError(format!("unknown analyser {code}"))),
         }
     }
 
@@ -334,11 +337,7 @@ impl Model {
         let language = input.text(length)?;
         let length = usize::from(u16::from_le_bytes(input.array()?));
         let description = input.text(length)?;
-        let analyser = if version_2 {
-            Analyser::from_code(input.byte()?).ok_or_else(|| error("unknown analyser"))?
-        } else {
-            Analyser::None
-        };
+        let analyser = if version_2 { Analyser::from_code(input.byte()?)? } else { Analyser::None };
         let content_bias = i32::from_le_bytes(input.array()?);
         let passes = input.byte()?;
         let first = input.table(bits)?;
@@ -631,12 +630,14 @@ mod tests {
         let at = bytes.len() - 8;
         // An analyser code the build does not know is refused, not misread.
         let code_at = 8 + 4 + 1 + 1 + 4 + 1 + 2 + 2 + "a test model: ünïcode".len();
-        assert_eq!(unknown[code_at], 1);
-        unknown[code_at] = 9;
-        let checksum = features::hash_bytes(0, &unknown[..at]);
-        unknown[at..].copy_from_slice(&checksum.to_le_bytes());
-        let error = Model::from_bytes(&unknown).unwrap_err();
-        assert!(error.to_string().contains("analyser"), "{error}");
+        assert_eq!(unknown[code_at], 3);
+        for (code, says) in [(9, "unknown analyser 9"), (1, "train it again"), (2, "stop 47")] {
+            unknown[code_at] = code;
+            let checksum = features::hash_bytes(0, &unknown[..at]);
+            unknown[at..].copy_from_slice(&checksum.to_le_bytes());
+            let error = Model::from_bytes(&unknown).unwrap_err();
+            assert!(error.to_string().contains(says), "{error}");
+        }
     }
 
     #[test]

