@@ -508,12 +508,29 @@ fn unzigzag(value: u64) -> Option<i8> {
     i8::try_from(value).ok()
 }
 
-fn write_varint(out: &mut Vec<u8>, mut value: u64) {
+/// Appends `value` as a LEB128 varint (7 bits a byte, low bits first); also the morphology
+/// transducer's format.
+pub(super) fn write_varint(out: &mut Vec<u8>, mut value: u64) {
     while value >= 0x80 {
         out.push(value as u8 | 0x80);
         value >>= 7;
     }
     out.push(value as u8);
+}
+
+/// Reads a LEB128 varint at `*at` and moves past it: what is wrong if the bytes end first or it
+/// is longer than 64 bits.
+pub(super) fn read_varint(bytes: &[u8], at: &mut usize) -> Result<u64, &'static str> {
+    let mut value = 0_u64;
+    for shift in (0..64).step_by(7) {
+        let byte = *bytes.get(*at).ok_or("truncated")?;
+        *at += 1;
+        value |= u64::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            return Ok(value);
+        }
+    }
+    Err("varint too long")
 }
 
 struct Reader<'a> {
@@ -571,15 +588,7 @@ impl Reader<'_> {
     }
 
     fn varint(&mut self) -> Result<u64, ModelError> {
-        let mut value = 0_u64;
-        for shift in (0..64).step_by(7) {
-            let byte = self.byte()?;
-            value |= u64::from(byte & 0x7f) << shift;
-            if byte & 0x80 == 0 {
-                return Ok(value);
-            }
-        }
-        Err(ModelError("varint too long".to_owned()))
+        read_varint(self.bytes, &mut self.at).map_err(|what| ModelError(what.to_owned()))
     }
 }
 

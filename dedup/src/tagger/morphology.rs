@@ -31,6 +31,8 @@
 
 use std::fmt;
 
+use super::model::{read_varint, write_varint};
+
 /// A transducer that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TransducerError(String);
@@ -515,14 +517,6 @@ fn lookahead(first: &[u32], input: &[u8], next: &[u32], finals: &[bool]) -> Vec<
     }
 }
 
-fn write_varint(out: &mut Vec<u8>, mut n: u64) {
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
-}
-
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
@@ -547,15 +541,7 @@ impl<'a> Reader<'a> {
     }
 
     fn varint(&mut self) -> Result<u64, TransducerError> {
-        let mut n = 0_u64;
-        for shift in (0..64).step_by(7) {
-            let byte = self.byte()?;
-            n |= u64::from(byte & 0x7f) << shift;
-            if byte & 0x80 == 0 {
-                return Ok(n);
-            }
-        }
-        Err(TransducerError("varint too long".into()))
+        read_varint(self.bytes, &mut self.at).map_err(|what| TransducerError(what.to_owned()))
     }
 }
 
