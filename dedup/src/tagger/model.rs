@@ -44,11 +44,13 @@ pub enum Analyser {
     /// No hints of its own.
     #[default]
     None,
-    /// The Turkish root lexicon (`turkish.rs`): the longest root a word starts with, its
-    /// classes and the suffixes after it.
+    /// The Turkish root lexicon and morphological analyser (`turkish.rs`): the longest root a
+    /// word starts with, its classes, the suffixes after it, and the categories the analyser
+    /// says the word can end as.
     TurkishRoots,
-    /// The Turkish root lexicon, and the tag that a model trained on another Turkish treebank
-    /// (Google's Turkish Web Treebank, `turkish::web_model`) gives the word in its sentence.
+    /// The Turkish root lexicon and analyser, and the tag that a model trained on another
+    /// Turkish treebank (Google's Turkish Web Treebank, `turkish::web_model`) gives the word in
+    /// its sentence.
     TurkishWeb,
 }
 
