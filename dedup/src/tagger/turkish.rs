@@ -201,12 +201,12 @@ pub fn hint(word: &str) -> String {
     let lower = lowercase(word);
     let apostrophe = lower.find(['\'', '’']);
     let stem = &lower[..apostrophe.unwrap_or(lower.len())];
-    let found = roots_of(stem, capital);
+    let longest = longest_root(stem, capital);
     // The word folded, the apostrophe left out (the joint says it was there): what follows a
     // root that ends after `n` letters is `folded[n..]`, as roots end before the apostrophe.
     let folded: Vec<u8> = lower.chars().filter(|c| !matches!(c, '\'' | '’')).map(fold).collect();
-    let (classes, end) = match found.first() {
-        Some(&(set, end)) => (letters(set), end),
+    let (classes, end) = match longest {
+        Some((set, end)) => (letters(set), end),
         None => ("?".to_owned(), stem.chars().count()),
     };
     let rest = &folded[end..];
@@ -262,17 +262,15 @@ pub fn categories(word: &str) -> String {
     categories.join(",")
 }
 
-/// The roots `stem` starts with, longest first: each one's classes and its length in
-/// characters (a softened last consonant counts as the root's, `kitab|ı`).
-fn roots_of(stem: &str, capital: bool) -> Vec<(u16, usize)> {
+/// The longest root `stem` starts with: its classes and its length in characters (a softened
+/// last consonant counts as the root's, `kitab|ı`).
+fn longest_root(stem: &str, capital: bool) -> Option<(u16, usize)> {
     let chars: Vec<(usize, char)> = stem.char_indices().collect();
-    let mut found = Vec::new();
     let mut root = String::new();
     for n in (2..=chars.len()).rev() {
         let end = chars.get(n).map_or(stem.len(), |&(at, _)| at);
         if let Some(classes) = classes_of(&stem[..end], capital) {
-            found.push((classes, n));
-            continue;
+            return Some((classes, n));
         }
         // A softened last consonant before a vowel: `kitab` + `ı` → `kitap`.
         let (last_at, last) = chars[n - 1];
@@ -283,11 +281,11 @@ fn roots_of(stem: &str, capital: bool) -> Vec<(u16, usize)> {
             root.push_str(&stem[..last_at]);
             root.push(hard);
             if let Some(classes) = classes_of(&root, capital) {
-                found.push((classes, n));
+                return Some((classes, n));
             }
         }
     }
-    found
+    None
 }
 
 #[cfg(test)]
